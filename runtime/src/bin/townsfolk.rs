@@ -1,0 +1,267 @@
+//! `townsfolk`: validate, format, describe and run Townsfolk packs without the editor.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+use townsfolk_runtime::pack::{self, Diagnostic};
+use townsfolk_runtime::world::Session;
+
+#[derive(Parser)]
+#[command(name = "townsfolk", version, about = "Validate, format and run Townsfolk packs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check packs and print every problem as `file:line:col: severity: json.path: message`.
+    /// Exits 1 when any pack has an error.
+    Validate {
+        /// Pack files.
+        #[arg(required = true)]
+        packs: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Rewrite a pack in canonical form (stable key order, 2-space indent, final newline).
+    Fmt {
+        pack: PathBuf,
+        /// Write here instead of rewriting the pack in place.
+        #[arg(short, long, conflicts_with = "check")]
+        output: Option<PathBuf>,
+        /// Change nothing; exit 1 if the pack is not canonical.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Print the JSON Schema of the pack format.
+    Schema,
+    /// Simulate a pack headlessly. The last line printed is `hash <hex>` of the final world.
+    Run {
+        pack: PathBuf,
+        /// Random seed: one seed and one pack give one playthrough.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of ticks to simulate.
+        #[arg(long)]
+        ticks: u64,
+        /// Override the pack's seconds per tick.
+        #[arg(long)]
+        dt: Option<f64>,
+        /// Write every event as JSON Lines to this file.
+        #[arg(long)]
+        trace: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Validate { packs, format } => validate(&packs, format),
+        Command::Fmt {
+            pack,
+            output,
+            check,
+        } => fmt(&pack, output.as_deref(), check),
+        Command::Schema => {
+            print!("{}", pack::schema_string());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run {
+            pack,
+            seed,
+            ticks,
+            dt,
+            trace,
+        } => simulate(&pack, seed, ticks, dt, trace.as_deref()),
+    }
+}
+
+fn print_diags(file: &Path, diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{}", d.render(&file.display().to_string()));
+    }
+}
+
+fn validate(packs: &[PathBuf], format: Format) -> anyhow::Result<ExitCode> {
+    let mut any_error = false;
+    let mut all = Vec::new();
+    for path in packs {
+        let loaded = pack::load_file(path);
+        any_error |= loaded.has_errors();
+        match format {
+            Format::Text => {
+                for d in &loaded.diagnostics {
+                    println!("{}", d.render(&path.display().to_string()));
+                }
+                let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
+                let warnings = loaded.diagnostics.len() - errors;
+                eprintln!(
+                    "{}: {} error{}, {} warning{}",
+                    path.display(),
+                    errors,
+                    if errors == 1 { "" } else { "s" },
+                    warnings,
+                    if warnings == 1 { "" } else { "s" }
+                );
+            }
+            Format::Json => {
+                for d in loaded.diagnostics {
+                    let mut v = serde_json::to_value(&d)?;
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("file".into(), path.display().to_string().into());
+                    }
+                    all.push(v);
+                }
+            }
+        }
+    }
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    }
+    Ok(if any_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn fmt(path: &Path, output: Option<&Path>, check: bool) -> anyhow::Result<ExitCode> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let loaded = pack::load_bytes(&bytes);
+    let Some(p) = loaded.pack.as_ref().filter(|_| !loaded.lossy) else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!(
+            "{}: not formatted: parts of the pack could not be read (fix the errors above first)",
+            path.display()
+        );
+        return Ok(ExitCode::from(1));
+    };
+    let text = pack::to_canonical_string(p);
+    if check {
+        if text.as_bytes() == bytes.as_slice() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!(
+            "{}: not canonical (run `townsfolk fmt {}`)",
+            path.display(),
+            path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let out = output.unwrap_or(path);
+    std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn simulate(
+    path: &Path,
+    seed: u64,
+    ticks: u64,
+    dt: Option<f64>,
+    trace: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let loaded = pack::load_file(path);
+    let Some(mut p) = loaded.pack.filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!("{}: cannot run a pack with errors", path.display());
+        return Ok(ExitCode::from(1));
+    };
+    if let Some(dt) = dt {
+        p.world.dt = dt;
+    }
+    let mut session = match Session::from_pack(&p, seed) {
+        Ok(s) => s,
+        Err(diags) => {
+            print_diags(path, &diags);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut out = match trace {
+        Some(t) => {
+            session.set_tracing(true);
+            let f = std::fs::File::create(t)
+                .with_context(|| format!("cannot create {}", t.display()))?;
+            Some(std::io::BufWriter::new(f))
+        }
+        None => None,
+    };
+    for _ in 0..ticks {
+        session.step();
+        if let Some(w) = out.as_mut() {
+            for ev in session.trace() {
+                writeln!(w, "{}", session.trace_json(ev))?;
+            }
+            session.clear_trace();
+        }
+    }
+    let hash = format!("{:016x}", session.hash());
+    if let Some(mut w) = out {
+        writeln!(
+            w,
+            "{}",
+            serde_json::json!({"tick": session.tick(), "kind": "end", "hash": hash})
+        )?;
+        w.flush()?;
+    }
+    let prog = session.program().clone();
+    let world = session.world();
+    println!(
+        "pack `{}`: {} NPCs, seed {}, {} ticks of {} s",
+        prog.name,
+        prog.npcs.len(),
+        seed,
+        session.tick(),
+        prog.dt
+    );
+    let minutes = (world.hour * 60.0).floor() as i64;
+    println!(
+        "clock: day {}, {:02}:{:02}",
+        world.day,
+        minutes / 60,
+        minutes % 60
+    );
+    for (i, n) in prog.npcs.iter().enumerate() {
+        let pos = world.pos[i];
+        println!(
+            "  {:<16} at ({:8.2}, {:8.2})  tree `{}` {}",
+            n.id,
+            pos.x,
+            pos.y,
+            prog.trees.get(n.tree as usize).map_or("", |t| t.id.as_str()),
+            world.npcs[i].last_status.name()
+        );
+    }
+    for (name, v) in prog.flags.names.iter().zip(&world.flags) {
+        println!("  flag {name} = {v}");
+    }
+    for (name, v) in prog.counters.names.iter().zip(&world.counters) {
+        println!("  counter {name} = {v}");
+    }
+    for problem in session.problems() {
+        println!("warning: {problem}");
+    }
+    println!("hash {hash}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,172 @@
+//! Behavior trees (SPEC §1): compiled, shared tree definitions and compact per-NPC state.
+//!
+//! A [`Tree`] is compiled once from the pack: nodes in pre-order in one flat array, disabled
+//! nodes left out, subtree references inlined (with their origin kept for the debugger).
+//! An [`Instance`] is one NPC's state: one `u64` and one status byte per node, allocated
+//! once. Ticking walks the flat array through a [`Host`] (the world), never allocates, and
+//! never clones a definition.
+
+mod compile;
+mod tick;
+
+pub(crate) use compile::compile_tree;
+pub use tick::{Host, TickOutcome, halt, tick_tree};
+
+use crate::value::Sym;
+
+/// A node's status. `Idle` = not run since its last reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Status {
+    #[default]
+    Idle = 0,
+    Running = 1,
+    Success = 2,
+    Failure = 3,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Running => "running",
+            Status::Success => "success",
+            Status::Failure => "failure",
+        }
+    }
+}
+
+/// Index of a compiled expression in the program's expression table.
+pub type ExprId = u32;
+
+/// Where a compiled `move_to` goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    Point(crate::value::Vec2),
+    Object(u32),
+    Area(u32),
+    Npc(u32),
+    /// A blackboard slot holding a vec2 or an entity.
+    Var(u32),
+}
+
+/// Where a variable write goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarRef {
+    Blackboard(u32),
+    Flag(u32),
+    Counter(u32),
+}
+
+/// Who receives a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recipient {
+    SelfNpc,
+    Npc(u32),
+    /// A blackboard slot holding an entity.
+    Var(u32),
+}
+
+/// A compiled node: what it does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Sequence { reactive: bool },
+    Selector { reactive: bool },
+    Parallel { success: u32, failure: u32 },
+    /// Weights of the children, in order.
+    RandomSelector { weights: Box<[f64]> },
+    Inverter,
+    ForceSuccess,
+    ForceFailure,
+    /// `times == 0`: forever.
+    Repeat { times: u32 },
+    Retry { times: u32 },
+    Cooldown { ticks: u64 },
+    Timeout { ticks: u64 },
+    Guard { cond: ExprId },
+    Condition { expr: ExprId },
+    InArea { area: u32 },
+    TimeWindow { from: f64, to: f64 },
+    HasMessage { inbox: Sym, message: Option<Sym> },
+    Chance { p: f64 },
+    MoveTo { target: Target, tolerance: f64 },
+    Wait { ticks: u64 },
+    Set { var: VarRef, value: ExprId },
+    Send { to: Recipient, inbox: Sym, message: Sym },
+    Receive { inbox: Sym, message: Option<Sym>, sender: Option<u32> },
+    Animate { animation: Sym, ticks: u64 },
+    Say { text: Sym, ticks: u64 },
+    Log { text: Sym },
+    /// Pass-through to the inlined root of another tree (the only child).
+    Subtree { tree: u32 },
+    /// Asks the smart area for a behavior. Fails until the smart-areas runtime exists.
+    Request,
+}
+
+/// A compiled node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CNode {
+    pub op: Op,
+    /// Range of this node's children in [`Tree::children`].
+    pub child_start: u32,
+    pub child_count: u32,
+    /// One past the last node of this node's subtree (pre-order), so the subtree is
+    /// `index..end`.
+    pub end: u32,
+    /// The tree this node was written in (differs from the compiled tree inside inlined
+    /// subtrees) and its id there.
+    pub origin_tree: u32,
+    pub origin_id: Sym,
+    /// Depth below the compiled root (0 = root).
+    pub depth: u16,
+}
+
+/// A compiled, shared tree definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tree {
+    pub id: String,
+    /// Nodes in pre-order; empty if every node is disabled.
+    pub nodes: Vec<CNode>,
+    /// Child indices, referenced by [`CNode::child_start`]/[`CNode::child_count`].
+    pub children: Vec<u32>,
+}
+
+impl Tree {
+    #[inline]
+    pub fn child(&self, node: usize, k: usize) -> usize {
+        self.children[self.nodes[node].child_start as usize + k] as usize
+    }
+    #[inline]
+    pub fn child_count(&self, node: usize) -> usize {
+        self.nodes[node].child_count as usize
+    }
+    /// The compiled index of the node with this origin (tree, id), first in pre-order.
+    pub fn find(&self, origin_tree: u32, origin_id: Sym) -> Option<usize> {
+        self.nodes
+            .iter()
+            .position(|n| n.origin_tree == origin_tree && n.origin_id == origin_id)
+    }
+}
+
+/// One NPC's state for one tree: allocated once, reset in place.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Instance {
+    pub tree: u32,
+    /// Per-node working state (child index, counters, start tick, …).
+    pub state: Vec<u64>,
+    /// Per-node last status.
+    pub status: Vec<Status>,
+}
+
+impl Instance {
+    pub fn new(tree_index: u32, tree: &Tree) -> Instance {
+        Instance {
+            tree: tree_index,
+            state: vec![0; tree.nodes.len()],
+            status: vec![Status::Idle; tree.nodes.len()],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,532 @@
+//! The tick engine: walks a compiled tree for one NPC through a [`Host`].
+
+use super::{ExprId, Instance, Op, Recipient, Status, Target, Tree, VarRef};
+use crate::value::Sym;
+
+/// What a tree needs from the world it runs in. The world implements it for one NPC at a
+/// time; tests and benchmarks implement small hosts of their own.
+pub trait Host {
+    /// Current tick number.
+    fn now(&self) -> u64;
+    fn eval_bool(&mut self, expr: ExprId) -> bool;
+    /// A uniform number in [0, 1) from the world's seeded generator.
+    fn random(&mut self) -> f64;
+    fn in_area(&self, area: u32) -> bool;
+    /// Time of day in hours.
+    fn hour(&self) -> f64;
+    fn has_message(&self, inbox: Sym, message: Option<Sym>) -> bool;
+    /// One step of walking: Success when arrived, Running while walking, Failure when the
+    /// target does not exist.
+    fn move_to(&mut self, target: Target, tolerance: f64) -> Status;
+    fn stop_moving(&mut self);
+    fn set(&mut self, var: VarRef, value: ExprId);
+    /// Sends a message; false when the recipient does not exist.
+    fn send(&mut self, to: Recipient, inbox: Sym, message: Sym) -> bool;
+    /// Takes a message; false when there is none.
+    fn receive(&mut self, inbox: Sym, message: Option<Sym>, sender_slot: Option<u32>) -> bool;
+    /// Starts showing an animation (`say == false`) or a line of speech in the preview.
+    fn show(&mut self, say: bool, what: Sym);
+    fn clear_show(&mut self);
+    fn log(&mut self, text: Sym);
+    /// A request node asks its smart area for a behavior.
+    fn request(&mut self, node: usize) -> Status;
+    /// Whether status changes are reported (tracing or debugging).
+    fn tracing(&self) -> bool;
+    fn status_changed(&mut self, node: usize, from: Status, to: Status);
+}
+
+/// The result of one tick of a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TickOutcome {
+    pub status: Status,
+    /// Nodes visited.
+    pub visits: u32,
+    /// Set when the visit budget ran out: the node where the tick was cut off. The tree has
+    /// then been halted (reset).
+    pub runaway: Option<usize>,
+}
+
+/// Ticks a tree once from its root. `budget` caps node visits in this tick: a tree that would
+/// loop forever within one tick is cut off and reset instead of hanging.
+pub fn tick_tree<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, budget: u32) -> TickOutcome {
+    if tree.nodes.is_empty() {
+        return TickOutcome {
+            status: Status::Failure,
+            visits: 0,
+            runaway: None,
+        };
+    }
+    let mut e = Engine {
+        tree,
+        state: &mut inst.state,
+        status: &mut inst.status,
+        host,
+        budget,
+        runaway: None,
+    };
+    let status = e.run(0);
+    let visits = budget - e.budget;
+    let runaway = e.runaway;
+    if runaway.is_some() {
+        e.halt(0);
+    }
+    TickOutcome {
+        status: if runaway.is_some() {
+            Status::Failure
+        } else {
+            status
+        },
+        visits,
+        runaway,
+    }
+}
+
+/// Halts the subtree at `node` (resetting its state, stopping its actions).
+pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize) {
+    let mut e = Engine {
+        tree,
+        state: &mut inst.state,
+        status: &mut inst.status,
+        host,
+        budget: 0,
+        runaway: None,
+    };
+    e.halt(node);
+}
+
+struct Engine<'a, H> {
+    tree: &'a Tree,
+    state: &'a mut [u64],
+    status: &'a mut [Status],
+    host: &'a mut H,
+    budget: u32,
+    runaway: Option<usize>,
+}
+
+impl<H: Host> Engine<'_, H> {
+    #[inline]
+    fn set_status(&mut self, i: usize, s: Status) {
+        let old = self.status[i];
+        if old != s {
+            self.status[i] = s;
+            if self.host.tracing() {
+                self.host.status_changed(i, old, s);
+            }
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, i: usize) -> Status {
+        if self.budget == 0 {
+            if self.runaway.is_none() {
+                self.runaway = Some(i);
+            }
+            return Status::Failure;
+        }
+        self.budget -= 1;
+        let s = self.exec(i);
+        self.set_status(i, s);
+        s
+    }
+
+    /// Resets the subtree `i..end`: running actions are stopped, state cleared (a cooldown
+    /// keeps its clock), statuses back to idle.
+    fn halt(&mut self, i: usize) {
+        let end = self.tree.nodes[i].end as usize;
+        for j in i..end {
+            if self.status[j] == Status::Running {
+                match self.tree.nodes[j].op {
+                    Op::MoveTo { .. } => self.host.stop_moving(),
+                    Op::Animate { .. } | Op::Say { .. } => self.host.clear_show(),
+                    _ => {}
+                }
+            }
+            if !matches!(self.tree.nodes[j].op, Op::Cooldown { .. }) {
+                self.state[j] = 0;
+            }
+            self.set_status(j, Status::Idle);
+        }
+    }
+
+    /// Halts child `k` of `i` if it is running.
+    #[inline]
+    fn halt_child(&mut self, i: usize, k: usize) {
+        let c = self.tree.child(i, k);
+        if self.status[c] == Status::Running {
+            self.halt(c);
+        }
+    }
+
+    fn exec(&mut self, i: usize) -> Status {
+        let tree = self.tree;
+        let n = &tree.nodes[i];
+        let count = n.child_count as usize;
+        match &n.op {
+            Op::Sequence { reactive: false } => {
+                let mut k = self.state[i] as usize;
+                while k < count {
+                    match self.run(tree.child(i, k)) {
+                        Status::Success => k += 1,
+                        Status::Running => {
+                            self.state[i] = k as u64;
+                            return Status::Running;
+                        }
+                        _ => {
+                            self.state[i] = 0;
+                            return Status::Failure;
+                        }
+                    }
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                }
+                self.state[i] = 0;
+                Status::Success
+            }
+            Op::Selector { reactive: false } => {
+                let mut k = self.state[i] as usize;
+                while k < count {
+                    match self.run(tree.child(i, k)) {
+                        Status::Failure | Status::Idle => k += 1,
+                        Status::Running => {
+                            self.state[i] = k as u64;
+                            return Status::Running;
+                        }
+                        Status::Success => {
+                            self.state[i] = 0;
+                            return Status::Success;
+                        }
+                    }
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                }
+                self.state[i] = 0;
+                Status::Failure
+            }
+            Op::Sequence { reactive: true } => {
+                // state = index of the running child + 1 (0: none).
+                let prev = self.state[i] as usize;
+                for k in 0..count {
+                    let s = self.run(tree.child(i, k));
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                    match s {
+                        Status::Success => {}
+                        Status::Running => {
+                            if prev > k + 1 {
+                                self.halt_child(i, prev - 1);
+                            }
+                            self.state[i] = k as u64 + 1;
+                            return Status::Running;
+                        }
+                        _ => {
+                            if prev > k + 1 {
+                                self.halt_child(i, prev - 1);
+                            }
+                            self.state[i] = 0;
+                            return Status::Failure;
+                        }
+                    }
+                }
+                self.state[i] = 0;
+                Status::Success
+            }
+            Op::Selector { reactive: true } => {
+                let prev = self.state[i] as usize;
+                for k in 0..count {
+                    let s = self.run(tree.child(i, k));
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                    match s {
+                        Status::Failure | Status::Idle => {}
+                        Status::Running => {
+                            if prev > k + 1 {
+                                self.halt_child(i, prev - 1);
+                            }
+                            self.state[i] = k as u64 + 1;
+                            return Status::Running;
+                        }
+                        Status::Success => {
+                            if prev > k + 1 {
+                                self.halt_child(i, prev - 1);
+                            }
+                            self.state[i] = 0;
+                            return Status::Success;
+                        }
+                    }
+                }
+                self.state[i] = 0;
+                Status::Failure
+            }
+            &Op::Parallel { success, failure } => {
+                // state: low 32 bits = finished children, high 32 bits = succeeded children.
+                let st = self.state[i];
+                let mut done = st as u32;
+                let mut ok = (st >> 32) as u32;
+                for k in 0..count {
+                    if done & (1 << k) != 0 {
+                        continue;
+                    }
+                    let s = self.run(tree.child(i, k));
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                    match s {
+                        Status::Success => {
+                            done |= 1 << k;
+                            ok |= 1 << k;
+                        }
+                        Status::Failure | Status::Idle => done |= 1 << k,
+                        Status::Running => {}
+                    }
+                }
+                let succeeded = ok.count_ones();
+                let failed = (done & !ok).count_ones();
+                let result = if succeeded >= success {
+                    Status::Success
+                } else if failed >= failure || (count as u32 - failed) < success {
+                    Status::Failure
+                } else {
+                    self.state[i] = ((ok as u64) << 32) | done as u64;
+                    return Status::Running;
+                };
+                for k in 0..count {
+                    self.halt_child(i, k);
+                }
+                self.state[i] = 0;
+                result
+            }
+            Op::RandomSelector { weights } => {
+                // state: low 32 bits = tried children, bits 32.. = running child + 1.
+                loop {
+                    let st = self.state[i];
+                    let tried = st as u32;
+                    let mut cur = (st >> 32) as usize;
+                    if cur == 0 {
+                        let total: f64 = (0..count)
+                            .filter(|k| tried & (1 << k) == 0)
+                            .map(|k| weights[k].max(0.0))
+                            .sum();
+                        if total <= 0.0 {
+                            self.state[i] = 0;
+                            return Status::Failure;
+                        }
+                        let mut r = self.host.random() * total;
+                        let mut pick = None;
+                        for (k, w) in weights.iter().enumerate().take(count) {
+                            if tried & (1 << k) != 0 || *w <= 0.0 {
+                                continue;
+                            }
+                            pick = Some(k);
+                            if r < *w {
+                                break;
+                            }
+                            r -= *w;
+                        }
+                        let Some(k) = pick else {
+                            self.state[i] = 0;
+                            return Status::Failure;
+                        };
+                        cur = k + 1;
+                    }
+                    let s = self.run(tree.child(i, cur - 1));
+                    if self.runaway.is_some() {
+                        return Status::Failure;
+                    }
+                    match s {
+                        Status::Running => {
+                            self.state[i] = ((cur as u64) << 32) | tried as u64;
+                            return Status::Running;
+                        }
+                        Status::Success => {
+                            self.state[i] = 0;
+                            return Status::Success;
+                        }
+                        _ => {
+                            self.state[i] = (tried | (1 << (cur - 1))) as u64;
+                        }
+                    }
+                }
+            }
+            Op::Inverter => match self.run(tree.child(i, 0)) {
+                Status::Success => Status::Failure,
+                Status::Failure => Status::Success,
+                s => s,
+            },
+            Op::ForceSuccess => match self.run(tree.child(i, 0)) {
+                Status::Running => Status::Running,
+                _ => Status::Success,
+            },
+            Op::ForceFailure => match self.run(tree.child(i, 0)) {
+                Status::Running => Status::Running,
+                _ => Status::Failure,
+            },
+            &Op::Repeat { times } => loop {
+                let s = self.run(tree.child(i, 0));
+                if self.runaway.is_some() {
+                    return Status::Failure;
+                }
+                match s {
+                    Status::Success => {
+                        self.state[i] += 1;
+                        if times != 0 && self.state[i] >= times as u64 {
+                            self.state[i] = 0;
+                            return Status::Success;
+                        }
+                    }
+                    Status::Running => return Status::Running,
+                    _ => {
+                        self.state[i] = 0;
+                        return Status::Failure;
+                    }
+                }
+            },
+            &Op::Retry { times } => loop {
+                let s = self.run(tree.child(i, 0));
+                if self.runaway.is_some() {
+                    return Status::Failure;
+                }
+                match s {
+                    Status::Failure | Status::Idle => {
+                        self.state[i] += 1;
+                        if self.state[i] >= times as u64 {
+                            self.state[i] = 0;
+                            return Status::Failure;
+                        }
+                    }
+                    Status::Running => return Status::Running,
+                    Status::Success => {
+                        self.state[i] = 0;
+                        return Status::Success;
+                    }
+                }
+            },
+            &Op::Cooldown { ticks } => {
+                // state = tick the child last finished + 1 (0: never); kept across halts.
+                let now = self.host.now();
+                let last = self.state[i];
+                let child = tree.child(i, 0);
+                if last != 0 && now < last - 1 + ticks && self.status[child] != Status::Running {
+                    return Status::Failure;
+                }
+                let s = self.run(child);
+                if s != Status::Running {
+                    self.state[i] = now + 1;
+                }
+                s
+            }
+            &Op::Timeout { ticks } => {
+                let now = self.host.now();
+                if self.state[i] == 0 {
+                    self.state[i] = now + 1;
+                }
+                let started = self.state[i] - 1;
+                if now - started >= ticks {
+                    self.halt_child(i, 0);
+                    self.state[i] = 0;
+                    return Status::Failure;
+                }
+                let s = self.run(tree.child(i, 0));
+                if s != Status::Running {
+                    self.state[i] = 0;
+                }
+                s
+            }
+            &Op::Guard { cond } => {
+                if self.host.eval_bool(cond) {
+                    self.run(tree.child(i, 0))
+                } else {
+                    self.halt_child(i, 0);
+                    Status::Failure
+                }
+            }
+            &Op::Condition { expr } => status_of(self.host.eval_bool(expr)),
+            &Op::InArea { area } => status_of(self.host.in_area(area)),
+            &Op::TimeWindow { from, to } => {
+                let h = self.host.hour();
+                status_of(if from <= to {
+                    h >= from && h < to
+                } else {
+                    h >= from || h < to
+                })
+            }
+            &Op::HasMessage { inbox, message } => {
+                status_of(self.host.has_message(inbox, message))
+            }
+            &Op::Chance { p } => status_of(self.host.random() < p),
+            &Op::MoveTo { target, tolerance } => {
+                let s = self.host.move_to(target, tolerance);
+                if s != Status::Running {
+                    self.host.stop_moving();
+                }
+                s
+            }
+            &Op::Wait { ticks } => self.timed(i, ticks),
+            &Op::Set { var, value } => {
+                self.host.set(var, value);
+                Status::Success
+            }
+            &Op::Send { to, inbox, message } => status_of(self.host.send(to, inbox, message)),
+            &Op::Receive {
+                inbox,
+                message,
+                sender,
+            } => status_of(self.host.receive(inbox, message, sender)),
+            &Op::Animate { animation, ticks } => {
+                if self.state[i] == 0 {
+                    self.host.show(false, animation);
+                }
+                let s = self.timed(i, ticks);
+                if s != Status::Running {
+                    self.host.clear_show();
+                }
+                s
+            }
+            &Op::Say { text, ticks } => {
+                if self.state[i] == 0 {
+                    self.host.show(true, text);
+                }
+                let s = self.timed(i, ticks);
+                if s != Status::Running {
+                    self.host.clear_show();
+                }
+                s
+            }
+            &Op::Log { text } => {
+                self.host.log(text);
+                Status::Success
+            }
+            Op::Subtree { .. } => {
+                if count == 0 {
+                    Status::Failure
+                } else {
+                    self.run(tree.child(i, 0))
+                }
+            }
+            Op::Request => self.host.request(i),
+        }
+    }
+
+    /// Running for `ticks` ticks from the first visit, then Success.
+    #[inline]
+    fn timed(&mut self, i: usize, ticks: u64) -> Status {
+        let now = self.host.now();
+        if self.state[i] == 0 {
+            self.state[i] = now + 1;
+        }
+        if now - (self.state[i] - 1) >= ticks {
+            self.state[i] = 0;
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+}
+
+#[inline]
+fn status_of(b: bool) -> Status {
+    if b { Status::Success } else { Status::Failure }
+}

@@ -1,0 +1,626 @@
+//! Loading packs from untrusted text: `(value, diagnostics)`, never a panic.
+//!
+//! The text is parsed once into a JSON value (bounded nesting: serde_json's recursion limit),
+//! then each item (tree, NPC, object, area) is read on its own, so that one bad item is
+//! reported and skipped while the rest of the pack still opens. Unknown fields are reported
+//! as warnings with their path. Semantic checks (ids, references, expressions) come from
+//! compiling the pack into a [`crate::world::Program`].
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::diag::{self, Diagnostic};
+use super::model::*;
+
+/// Packs larger than this are refused before parsing (bounded memory).
+pub const MAX_PACK_BYTES: usize = 32 * 1024 * 1024;
+/// Deepest behavior tree accepted (nodes from root to leaf).
+pub const MAX_TREE_DEPTH: usize = 48;
+
+/// The result of loading: the pack, if the text could be read as one, and every diagnostic.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub pack: Option<Pack>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when some item could not be read and was left out of `pack`: saving `pack` over
+    /// the file would lose it.
+    pub lossy: bool,
+}
+
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loads a pack from raw bytes (checks size and UTF-8 first).
+pub fn load_bytes(bytes: &[u8]) -> Loaded {
+    if bytes.len() > MAX_PACK_BYTES {
+        return fatal(Diagnostic::error(
+            "",
+            format!(
+                "file is {:.1} MiB; packs are limited to {} MiB",
+                bytes.len() as f64 / (1024.0 * 1024.0),
+                MAX_PACK_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load_str(text),
+        Err(e) => {
+            let ok = &bytes[..e.valid_up_to()];
+            let line = ok.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            let line_start = ok.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let col = String::from_utf8_lossy(&ok[line_start..]).chars().count() as u32 + 1;
+            fatal(
+                Diagnostic::error(
+                    "",
+                    format!(
+                        "not UTF-8 text: invalid byte 0x{:02x} at offset {}",
+                        bytes[e.valid_up_to()],
+                        e.valid_up_to()
+                    ),
+                )
+                .at(line, col),
+            )
+        }
+    }
+}
+
+fn fatal(d: Diagnostic) -> Loaded {
+    Loaded {
+        pack: None,
+        diagnostics: vec![d],
+        lossy: true,
+    }
+}
+
+/// Loads a pack from text: structure, unknown fields, then semantic checks.
+pub fn load_str(text: &str) -> Loaded {
+    if text.len() > MAX_PACK_BYTES {
+        return load_bytes(text.as_bytes());
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let mut msg = e.to_string();
+            // serde_json appends " at line L column C"; we print position separately.
+            if let Some(cut) = msg.rfind(" at line ") {
+                msg.truncate(cut);
+            }
+            if msg.contains("recursion limit") {
+                msg.push_str(" (nesting deeper than 128 levels is refused)");
+            }
+            return fatal(
+                Diagnostic::error("", format!("invalid JSON: {msg}"))
+                    .at(e.line() as u32, e.column().max(1) as u32),
+            );
+        }
+    };
+    let mut r = Reader::default();
+    let pack = r.pack(&value);
+    let mut diagnostics = r.diags;
+    if let Some(p) = &pack {
+        let (_, semantic) = crate::world::Program::build(p);
+        diagnostics.extend(semantic);
+    }
+    diag::locate_all(text, &mut diagnostics);
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    Loaded {
+        pack,
+        diagnostics,
+        lossy: r.lossy,
+    }
+}
+
+/// Checks an in-memory pack (as the editor holds it): semantic diagnostics, no positions.
+pub fn check(pack: &Pack) -> Vec<Diagnostic> {
+    crate::world::Program::build(pack).1
+}
+
+#[derive(Default)]
+struct Reader {
+    diags: Vec<Diagnostic>,
+    lossy: bool,
+}
+
+impl Reader {
+    /// Deserializes one item, reporting unknown fields as warnings and errors with their path.
+    fn item<T: DeserializeOwned>(&mut self, v: &Value, path: &str) -> Option<T> {
+        let mut unknown = Vec::new();
+        let mut on_unknown = |p: serde_ignored::Path| unknown.push(ignored_path(&p));
+        let de = serde_ignored::Deserializer::new(v, &mut on_unknown);
+        let r: Result<T, _> = serde_path_to_error::deserialize(de);
+        for u in unknown {
+            let (full, field) = join(path, &u);
+            self.diags.push(Diagnostic::warning(
+                full,
+                format!("unknown field `{field}` (ignored; check its spelling)"),
+            ));
+        }
+        match r {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let inner = e.path().to_string();
+                let full = if inner == "." {
+                    path.to_string()
+                } else {
+                    join(path, &inner).0
+                };
+                self.diags
+                    .push(Diagnostic::error(full, clean_msg(&e.inner().to_string())));
+                self.lossy = true;
+                None
+            }
+        }
+    }
+
+    fn pack(&mut self, v: &Value) -> Option<Pack> {
+        let Some(obj) = v.as_object() else {
+            self.diags.push(Diagnostic::error(
+                "",
+                format!("a pack is a JSON object, found {}", kind_of(v)),
+            ));
+            return None;
+        };
+        match obj.get("format") {
+            Some(Value::String(s)) if s == FORMAT => {}
+            Some(other) => {
+                self.diags.push(Diagnostic::error(
+                    "format",
+                    format!("expected \"{FORMAT}\", found {other}"),
+                ));
+                return None;
+            }
+            None => {
+                self.diags.push(Diagnostic::error(
+                    "",
+                    format!("missing `\"format\": \"{FORMAT}\"`: is this a Townsfolk pack?"),
+                ));
+                return None;
+            }
+        }
+        let version = match obj.get("version").and_then(Value::as_u64) {
+            Some(v) => v,
+            None => {
+                self.diags.push(Diagnostic::error(
+                    "version",
+                    "missing or invalid `version` (a positive integer)",
+                ));
+                return None;
+            }
+        };
+        if version != VERSION as u64 {
+            self.diags.push(Diagnostic::error(
+                "version",
+                format!(
+                    "pack format version {version} is not supported (this Townsfolk reads version {VERSION})"
+                ),
+            ));
+            return None;
+        }
+        let mut pack = Pack::new("");
+        for (k, val) in obj {
+            match k.as_str() {
+                "format" | "version" => {}
+                "name" => match val.as_str() {
+                    Some(s) => pack.name = s.to_string(),
+                    None => self.diags.push(Diagnostic::error(
+                        "name",
+                        format!("expected a string, found {}", kind_of(val)),
+                    )),
+                },
+                "comment" => pack.comment = self.item(val, "comment"),
+                "world" => {
+                    if let Some(w) = self.world(val) {
+                        pack.world = w;
+                    }
+                }
+                "trees" => {
+                    pack.trees = self.list(val, "trees", |r, v, p| r.tree(v, p));
+                }
+                "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(v, p)),
+                "editor" => {
+                    if let Some(e) = self.item(val, "editor") {
+                        pack.editor = e;
+                    }
+                }
+                other => self.diags.push(Diagnostic::warning(
+                    diag::key("", other),
+                    format!("unknown section `{other}` (ignored)"),
+                )),
+            }
+        }
+        if !obj.contains_key("name") {
+            self.diags
+                .push(Diagnostic::warning("", "missing `name` of the pack"));
+        }
+        if !obj.contains_key("world") {
+            self.diags
+                .push(Diagnostic::warning("", "missing `world`; using defaults"));
+        }
+        Some(pack)
+    }
+
+    fn list<T>(
+        &mut self,
+        v: &Value,
+        path: &str,
+        mut f: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+    ) -> Vec<T> {
+        let Some(items) = v.as_array() else {
+            self.diags.push(Diagnostic::error(
+                path,
+                format!("expected an array, found {}", kind_of(v)),
+            ));
+            self.lossy = true;
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, it)| f(self, it, &diag::index(path, i)))
+            .collect()
+    }
+
+    fn world(&mut self, v: &Value) -> Option<WorldDef> {
+        let Some(obj) = v.as_object() else {
+            self.diags.push(Diagnostic::error(
+                "world",
+                format!("expected an object, found {}", kind_of(v)),
+            ));
+            self.lossy = true;
+            return None;
+        };
+        // Read the scalar part as a whole, the lists item by item.
+        let mut head = obj.clone();
+        let objects = head.remove("objects");
+        let npcs = head.remove("npcs");
+        let mut w: WorldDef = self.item(&Value::Object(head), "world")?;
+        if let Some(o) = objects {
+            w.objects = self.list(&o, "world.objects", |r, v, p| r.item(v, p));
+        }
+        if let Some(n) = npcs {
+            w.npcs = self.list(&n, "world.npcs", |r, v, p| r.item(v, p));
+        }
+        Some(w)
+    }
+
+    fn tree(&mut self, v: &Value, path: &str) -> Option<TreeDef> {
+        let Some(obj) = v.as_object() else {
+            self.diags.push(Diagnostic::error(
+                path,
+                format!("a tree is an object, found {}", kind_of(v)),
+            ));
+            self.lossy = true;
+            return None;
+        };
+        let mut head = obj.clone();
+        let root = head.remove("root");
+        #[derive(serde::Deserialize)]
+        struct Head {
+            id: String,
+            #[serde(default)]
+            name: Option<String>,
+            #[serde(default)]
+            comment: Option<String>,
+            #[serde(default)]
+            blackboard: std::collections::BTreeMap<String, VarDecl>,
+        }
+        let h: Head = self.item(&Value::Object(head), path)?;
+        let Some(root) = root else {
+            self.diags.push(Diagnostic::error(
+                path,
+                format!("tree `{}` has no `root` node", h.id),
+            ));
+            self.lossy = true;
+            return None;
+        };
+        let root = self.node(&root, &diag::key(path, "root"), 1)?;
+        Some(TreeDef {
+            id: h.id,
+            name: h.name,
+            comment: h.comment,
+            blackboard: h.blackboard,
+            root,
+        })
+    }
+
+    /// Reads one node and its children. Every problem in the subtree is reported; the node
+    /// is returned only if the whole subtree could be read.
+    fn node(&mut self, v: &Value, path: &str, depth: usize) -> Option<Node> {
+        let Some(obj) = v.as_object() else {
+            self.diags.push(Diagnostic::error(
+                path,
+                format!("a node is an object, found {}", kind_of(v)),
+            ));
+            self.lossy = true;
+            return None;
+        };
+        if depth > MAX_TREE_DEPTH {
+            self.diags.push(Diagnostic::error(
+                path,
+                format!("tree is deeper than {MAX_TREE_DEPTH} levels; use subtrees"),
+            ));
+            self.lossy = true;
+            return None;
+        }
+        let mut rest: Map<String, Value> = obj.clone();
+        let mut ok = true;
+        let id = match rest.remove("id") {
+            Some(Value::String(s)) => s,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    if other.is_some() { diag::key(path, "id") } else { path.to_string() },
+                    "every node needs a string `id`, unique in its tree",
+                ));
+                ok = false;
+                String::new()
+            }
+        };
+        let text = |rest: &mut Map<String, Value>, k: &str, this: &mut Self| match rest
+            .remove(k)
+        {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(o) => {
+                this.diags.push(Diagnostic::error(
+                    diag::key(path, k),
+                    format!("expected a string, found {}", kind_of(&o)),
+                ));
+                None
+            }
+        };
+        let name = text(&mut rest, "name", self);
+        let comment = text(&mut rest, "comment", self);
+        let disabled = match rest.remove("disabled") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => b,
+            Some(o) => {
+                self.diags.push(Diagnostic::error(
+                    diag::key(path, "disabled"),
+                    format!("expected true or false, found {}", kind_of(&o)),
+                ));
+                false
+            }
+        };
+        let children_v = rest.remove("children");
+        let kind = match rest.get("type") {
+            Some(Value::String(t)) if !NodeKind::TYPE_NAMES.contains(&t.as_str()) => {
+                self.diags.push(Diagnostic::error(
+                    diag::key(path, "type"),
+                    format!(
+                        "unknown node type `{t}`{}; known types: {}",
+                        suggest(t, NodeKind::TYPE_NAMES)
+                            .map(|s| format!(" (did you mean `{s}`?)"))
+                            .unwrap_or_default(),
+                        NodeKind::TYPE_NAMES.join(", ")
+                    ),
+                ));
+                None
+            }
+            Some(Value::String(_)) => {
+                let params = Value::Object(rest.clone());
+                match serde_path_to_error::deserialize::<_, NodeKind>(&params) {
+                    Ok(k) => {
+                        // Unknown parameters: keys that do not come back when re-serialized.
+                        let back = serde_json::to_value(&k).unwrap_or(Value::Null);
+                        for (key, val) in &rest {
+                            if !val.is_null() && back.get(key).is_none() {
+                                self.diags.push(Diagnostic::warning(
+                                    diag::key(path, key),
+                                    format!(
+                                        "unknown field `{key}` for a `{}` node (ignored)",
+                                        k.type_name()
+                                    ),
+                                ));
+                            }
+                        }
+                        Some(k)
+                    }
+                    Err(e) => {
+                        let inner = e.path().to_string();
+                        let p = if inner == "." { path.to_string() } else { join(path, &inner).0 };
+                        self.diags.push(Diagnostic::error(p, clean_msg(&e.inner().to_string())));
+                        None
+                    }
+                }
+            }
+            Some(o) => {
+                self.diags.push(Diagnostic::error(
+                    diag::key(path, "type"),
+                    format!("expected a node type name, found {}", kind_of(o)),
+                ));
+                None
+            }
+            None => {
+                self.diags.push(Diagnostic::error(
+                    path,
+                    format!("node `{id}` has no `type`"),
+                ));
+                None
+            }
+        };
+        let mut children = Vec::new();
+        match children_v {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                let cpath = diag::key(path, "children");
+                for (i, c) in items.iter().enumerate() {
+                    match self.node(c, &diag::index(&cpath, i), depth + 1) {
+                        Some(n) => children.push(n),
+                        None => ok = false,
+                    }
+                }
+            }
+            Some(o) => {
+                self.diags.push(Diagnostic::error(
+                    diag::key(path, "children"),
+                    format!("expected an array of nodes, found {}", kind_of(&o)),
+                ));
+                ok = false;
+            }
+        }
+        match kind {
+            Some(kind) if ok => Some(Node {
+                id,
+                name,
+                comment,
+                disabled,
+                kind,
+                children,
+            }),
+            _ => {
+                self.lossy = true;
+                None
+            }
+        }
+    }
+}
+
+/// Joins an item path with a path inside it as printed by serde_path_to_error/serde_ignored
+/// (`a.b[0].c` / `a.b.0.c`); returns the full path and the last key.
+fn join(base: &str, inner: &str) -> (String, String) {
+    let mut p = base.to_string();
+    let mut last = String::new();
+    for seg in inner.split('.').filter(|s| !s.is_empty() && *s != "?") {
+        // serde_path_to_error prints sequences as `name[3]`.
+        let (name, idx) = match seg.find('[') {
+            Some(b) => (&seg[..b], Some(&seg[b..])),
+            None => (seg, None),
+        };
+        if !name.is_empty() {
+            if let Ok(i) = name.parse::<usize>() {
+                diag::push_index(&mut p, i);
+            } else {
+                diag::push_key(&mut p, name);
+                last = name.to_string();
+            }
+        }
+        if let Some(ix) = idx {
+            p.push_str(ix);
+        }
+    }
+    (p, last)
+}
+
+fn ignored_path(p: &serde_ignored::Path) -> String {
+    use serde_ignored::Path;
+    match p {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}.{}", ignored_path(parent), index),
+        Path::Map { parent, key } => format!("{}.{}", ignored_path(parent), key),
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_path(parent),
+    }
+}
+
+fn clean_msg(m: &str) -> String {
+    let mut m = m.to_string();
+    if let Some(cut) = m.rfind(" at line ") {
+        m.truncate(cut);
+    }
+    m.replace("data did not match any variant of untagged enum Literal", "expected a bool, number, string or [x, y]")
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The closest known name (edit distance ≤ 2), for "did you mean" hints.
+pub fn suggest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    fn dist(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                let sub = prev[j] + usize::from(ca != *cb);
+                cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    if word.chars().count() > 64 {
+        return None;
+    }
+    known
+        .iter()
+        .map(|k| (dist(word, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Canonical text of a pack: fields in a fixed order (maps sorted), 2-space indent, arrays
+/// of plain values (such as `[x, y]` points) on one line, and a final newline.
+pub fn to_canonical_string(pack: &Pack) -> String {
+    // Serializing plain data with string keys cannot fail; fall back to "{}" defensively.
+    let v = serde_json::to_value(pack).unwrap_or_else(|_| Value::Object(Map::new()));
+    let mut out = String::new();
+    write_canonical(&v, 0, &mut out);
+    out.push('\n');
+    out
+}
+
+fn write_canonical(v: &Value, indent: usize, out: &mut String) {
+    let scalar = |v: &Value| !matches!(v, Value::Array(_) | Value::Object(_));
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                out.push_str(&"  ".repeat(indent + 1));
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_canonical(x, indent + 1, out);
+                if i + 1 < m.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push('}');
+        }
+        Value::Array(a) if !a.is_empty() && !a.iter().all(scalar) => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                out.push_str(&"  ".repeat(indent + 1));
+                write_canonical(x, indent + 1, out);
+                if i + 1 < a.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push(']');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&x.to_string());
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// The JSON Schema of the pack format, pretty-printed.
+pub fn schema_string() -> String {
+    let schema = schemars::schema_for!(Pack);
+    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}

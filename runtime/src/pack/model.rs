@@ -1,0 +1,595 @@
+//! Serde types of pack format v1 (SPEC §7). These are the document model: the editor edits
+//! them, the loader checks them and the world compiles them into a runnable program.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::value::Type;
+
+/// The value of the `format` field of every pack.
+pub const FORMAT: &str = "townsfolk-pack";
+/// The pack format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A 2D point or vector, written `[x, y]`.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+#[schemars(with = "[f64; 2]")]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl From<[f64; 2]> for Point {
+    fn from(a: [f64; 2]) -> Self {
+        Point { x: a[0], y: a[1] }
+    }
+}
+impl From<Point> for [f64; 2] {
+    fn from(p: Point) -> Self {
+        [p.x, p.y]
+    }
+}
+impl From<Point> for crate::value::Vec2 {
+    fn from(p: Point) -> Self {
+        crate::value::Vec2::new(p.x, p.y)
+    }
+}
+
+/// A whole pack: one JSON document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Townsfolk pack", description = "A Townsfolk content pack (format v1).")]
+pub struct Pack {
+    /// Always `"townsfolk-pack"`.
+    pub format: String,
+    /// Format version; this build reads version 1.
+    pub version: u32,
+    /// Display name of the pack.
+    pub name: String,
+    /// What the pack is for; shown in the editor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The world layout: bounds, clock, objects, NPCs, flags and counters.
+    pub world: WorldDef,
+    /// Behavior tree definitions, shared by every NPC that runs them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trees: Vec<TreeDef>,
+    /// Smart areas (regions of the world).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<AreaDef>,
+    /// Editor-only data (layout, colours, collapsed state), kept apart from semantics.
+    #[serde(default, skip_serializing_if = "EditorDef::is_empty")]
+    pub editor: EditorDef,
+}
+
+impl Pack {
+    /// An empty, valid pack.
+    pub fn new(name: &str) -> Pack {
+        Pack {
+            format: FORMAT.into(),
+            version: VERSION,
+            name: name.into(),
+            comment: None,
+            world: WorldDef::default(),
+            trees: Vec::new(),
+            areas: Vec::new(),
+            editor: EditorDef::default(),
+        }
+    }
+    pub fn tree(&self, id: &str) -> Option<&TreeDef> {
+        self.trees.iter().find(|t| t.id == id)
+    }
+}
+
+/// Axis-aligned rectangle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Rect {
+    pub min: Point,
+    pub max: Point,
+}
+
+impl Rect {
+    pub fn contains(&self, p: crate::value::Vec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+}
+
+fn default_bounds() -> Rect {
+    Rect {
+        min: Point { x: 0.0, y: 0.0 },
+        max: Point { x: 100.0, y: 100.0 },
+    }
+}
+fn default_dt() -> f64 {
+    0.1
+}
+
+/// The world layout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WorldDef {
+    /// World bounds; NPCs never leave them.
+    #[serde(default = "default_bounds")]
+    pub bounds: Rect,
+    /// Simulated seconds per tick (fixed step).
+    #[serde(default = "default_dt")]
+    pub dt: f64,
+    /// The in-game clock.
+    #[serde(default)]
+    pub clock: ClockDef,
+    /// Initial world flags (flags referenced elsewhere are created false).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub flags: BTreeMap<String, bool>,
+    /// Initial world counters (counters referenced elsewhere are created at 0).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, i64>,
+    /// Static objects: doors, items, points of interest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<ObjectDef>,
+    /// The NPCs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub npcs: Vec<NpcDef>,
+}
+
+impl Default for WorldDef {
+    fn default() -> Self {
+        WorldDef {
+            bounds: default_bounds(),
+            dt: default_dt(),
+            clock: ClockDef::default(),
+            flags: BTreeMap::new(),
+            counters: BTreeMap::new(),
+            objects: Vec::new(),
+            npcs: Vec::new(),
+        }
+    }
+}
+
+fn default_start_hour() -> f64 {
+    8.0
+}
+fn default_time_scale() -> f64 {
+    60.0
+}
+
+/// In-game clock: time of day and day counter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClockDef {
+    /// Day number at tick 0.
+    #[serde(default)]
+    pub start_day: i64,
+    /// Hour of day at tick 0, in [0, 24).
+    #[serde(default = "default_start_hour")]
+    pub start_hour: f64,
+    /// In-game seconds per simulated second (60 = one game minute per second).
+    #[serde(default = "default_time_scale")]
+    pub time_scale: f64,
+}
+
+impl Default for ClockDef {
+    fn default() -> Self {
+        ClockDef {
+            start_day: 0,
+            start_hour: default_start_hour(),
+            time_scale: default_time_scale(),
+        }
+    }
+}
+
+fn default_radius() -> f64 {
+    0.5
+}
+
+/// A static object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ObjectDef {
+    pub id: String,
+    /// What it is, for the preview and for conditions (`door`, `item`, `poi`, …).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub pos: Point,
+    /// Radius of the obstacle NPCs steer around; 0 = not an obstacle.
+    #[serde(default = "default_radius")]
+    pub radius: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+fn default_speed() -> f64 {
+    1.5
+}
+
+/// An NPC placed in the world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NpcDef {
+    pub id: String,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub pos: Point,
+    /// Walking speed in world units per simulated second.
+    #[serde(default = "default_speed")]
+    pub speed: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// The behavior tree it runs.
+    pub tree: String,
+    /// Initial blackboard values, overriding the tree's declared defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub vars: BTreeMap<String, Literal>,
+    /// Named message inboxes (`default` always exists).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inboxes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A literal value in JSON: `true`, `3`, `0.5`, `"text"` or `[x, y]`. Entity variables take
+/// the entity's id as a string.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Literal {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Vec2([f64; 2]),
+}
+
+impl Literal {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Literal::Bool(_) => "a bool",
+            Literal::Int(_) => "an int",
+            Literal::Float(_) => "a float",
+            Literal::Str(_) => "a string",
+            Literal::Vec2(_) => "a vec2",
+        }
+    }
+}
+
+/// A blackboard variable declaration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VarDecl {
+    #[serde(rename = "type")]
+    pub ty: Type,
+    /// Initial value; the type's zero value when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Literal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A behavior tree definition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TreeDef {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Typed blackboard variables this tree reads and writes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blackboard: BTreeMap<String, VarDecl>,
+    pub root: Node,
+}
+
+/// One behavior tree node. `type` selects the kind; its parameters sit beside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Node {
+    /// Stable id, unique within the tree.
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// A disabled node is skipped by its parent as if it were absent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disabled: bool,
+    #[serde(flatten)]
+    pub kind: NodeKind,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Node>,
+}
+
+/// Where a `move_to` goes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveTarget {
+    /// A fixed point.
+    Point(Point),
+    /// A static object, by id.
+    Object(String),
+    /// The centre of an area, by id.
+    Area(String),
+    /// Another NPC, by id (followed while it moves).
+    Npc(String),
+    /// A blackboard variable holding a vec2 or an entity.
+    Var(String),
+}
+
+/// A weighted template preference of a request node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Preference {
+    pub template: String,
+    pub weight: f64,
+}
+
+fn default_weight_list() -> Vec<f64> {
+    Vec::new()
+}
+
+/// The kind of a node and its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum NodeKind {
+    // ---- composites ----
+    /// Runs children in order until one fails. `reactive` re-checks earlier children every
+    /// tick, so a failing earlier condition halts a running later child.
+    Sequence {
+        #[serde(default)]
+        reactive: bool,
+    },
+    /// Runs children in order until one succeeds. `reactive` re-checks higher-priority
+    /// children every tick and preempts a running lower one.
+    Selector {
+        #[serde(default)]
+        reactive: bool,
+    },
+    /// Ticks all children; succeeds when `success_threshold` children succeeded (default: all),
+    /// fails when `failure_threshold` failed (default: 1).
+    Parallel {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        success_threshold: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        failure_threshold: Option<u32>,
+    },
+    /// Picks a child at random by weight (seeded); on failure tries another of the remaining
+    /// ones; fails when all failed. Empty `weights` means equal weights.
+    RandomSelector {
+        #[serde(default = "default_weight_list")]
+        weights: Vec<f64>,
+    },
+    // ---- decorators (exactly one child) ----
+    Inverter,
+    ForceSuccess,
+    ForceFailure,
+    /// Repeats its child while it succeeds, `times` times (absent: forever).
+    Repeat {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        times: Option<u32>,
+    },
+    /// Re-runs a failing child up to `times` attempts in all.
+    Retry { times: u32 },
+    /// After its child finishes, fails without ticking it for `seconds`.
+    Cooldown { seconds: f64 },
+    /// Fails (halting the child) if the child runs longer than `seconds`.
+    Timeout { seconds: f64 },
+    /// Ticks its child only while `condition` holds; otherwise halts it and fails.
+    Guard { condition: String },
+    // ---- conditions ----
+    /// A boolean expression over blackboard, area, flags and counters.
+    Condition { expr: String },
+    /// Succeeds while the NPC stands inside the area.
+    InArea { area: String },
+    /// Succeeds while the time of day is in [from_hour, to_hour) (wraps past midnight).
+    TimeWindow { from_hour: f64, to_hour: f64 },
+    /// Succeeds when the inbox holds a message (of `message` kind, if given).
+    HasMessage {
+        inbox: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// Succeeds with the given probability (seeded).
+    Chance { probability: f64 },
+    // ---- actions ----
+    /// Walks to the target; Running until arrived within `tolerance`.
+    MoveTo {
+        target: MoveTarget,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tolerance: Option<f64>,
+    },
+    /// Running for `seconds`, then Success.
+    Wait { seconds: f64 },
+    /// Assigns an expression's value to a blackboard variable, `flags.X` or `counters.X`.
+    Set { var: String, value: String },
+    /// Sends a message to an NPC (`to`: its id, `self`, or a blackboard entity variable).
+    SendMessage {
+        to: String,
+        #[serde(default = "default_inbox")]
+        inbox: String,
+        message: String,
+    },
+    /// Takes the oldest message (of `message` kind, if given) from an inbox; fails if none.
+    /// Stores the sender in the entity variable `sender_var`, if given.
+    Receive {
+        #[serde(default = "default_inbox")]
+        inbox: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sender_var: Option<String>,
+    },
+    /// Plays an animation in the preview for `seconds`.
+    Animate { animation: String, seconds: f64 },
+    /// Says a line (speech bubble in the preview) for `seconds`.
+    Say { text: String, seconds: f64 },
+    /// Writes a line to the trace; succeeds at once.
+    Log { text: String },
+    // ---- references ----
+    /// Runs another tree by id, with this NPC's blackboard.
+    Subtree { tree: String },
+    /// Asks the smart area the NPC stands in for a behavior (smart areas: SPEC §2).
+    Request {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        prefer: Vec<Preference>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        forbid: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        area_kind: Option<String>,
+    },
+}
+
+fn default_inbox() -> String {
+    "default".into()
+}
+
+/// How many children a node kind takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    Leaf,
+    One,
+    Many,
+}
+
+impl NodeKind {
+    /// The JSON `type` name.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            NodeKind::Sequence { .. } => "sequence",
+            NodeKind::Selector { .. } => "selector",
+            NodeKind::Parallel { .. } => "parallel",
+            NodeKind::RandomSelector { .. } => "random_selector",
+            NodeKind::Inverter => "inverter",
+            NodeKind::ForceSuccess => "force_success",
+            NodeKind::ForceFailure => "force_failure",
+            NodeKind::Repeat { .. } => "repeat",
+            NodeKind::Retry { .. } => "retry",
+            NodeKind::Cooldown { .. } => "cooldown",
+            NodeKind::Timeout { .. } => "timeout",
+            NodeKind::Guard { .. } => "guard",
+            NodeKind::Condition { .. } => "condition",
+            NodeKind::InArea { .. } => "in_area",
+            NodeKind::TimeWindow { .. } => "time_window",
+            NodeKind::HasMessage { .. } => "has_message",
+            NodeKind::Chance { .. } => "chance",
+            NodeKind::MoveTo { .. } => "move_to",
+            NodeKind::Wait { .. } => "wait",
+            NodeKind::Set { .. } => "set",
+            NodeKind::SendMessage { .. } => "send_message",
+            NodeKind::Receive { .. } => "receive",
+            NodeKind::Animate { .. } => "animate",
+            NodeKind::Say { .. } => "say",
+            NodeKind::Log { .. } => "log",
+            NodeKind::Subtree { .. } => "subtree",
+            NodeKind::Request { .. } => "request",
+        }
+    }
+
+    pub fn arity(&self) -> Arity {
+        match self {
+            NodeKind::Sequence { .. }
+            | NodeKind::Selector { .. }
+            | NodeKind::Parallel { .. }
+            | NodeKind::RandomSelector { .. } => Arity::Many,
+            NodeKind::Inverter
+            | NodeKind::ForceSuccess
+            | NodeKind::ForceFailure
+            | NodeKind::Repeat { .. }
+            | NodeKind::Retry { .. }
+            | NodeKind::Cooldown { .. }
+            | NodeKind::Timeout { .. }
+            | NodeKind::Guard { .. } => Arity::One,
+            _ => Arity::Leaf,
+        }
+    }
+
+    /// Every node type name, in documentation order.
+    pub const TYPE_NAMES: &'static [&'static str] = &[
+        "sequence",
+        "selector",
+        "parallel",
+        "random_selector",
+        "inverter",
+        "force_success",
+        "force_failure",
+        "repeat",
+        "retry",
+        "cooldown",
+        "timeout",
+        "guard",
+        "condition",
+        "in_area",
+        "time_window",
+        "has_message",
+        "chance",
+        "move_to",
+        "wait",
+        "set",
+        "send_message",
+        "receive",
+        "animate",
+        "say",
+        "log",
+        "subtree",
+        "request",
+    ];
+}
+
+/// Shape of an area.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Shape {
+    Rect(Rect),
+    /// A simple polygon, at least three points.
+    Polygon(Vec<Point>),
+}
+
+/// A smart area. Templates, brains and handlers arrive with the smart-areas runtime.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AreaDef {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub shape: Shape,
+    /// Parent area id (the city is the parent of its pubs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Kind tags (`pub`, `home`, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    /// Area variables, readable as `area.NAME` by NPCs standing inside.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub vars: BTreeMap<String, VarDecl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// Editor-only section: node positions, colours, collapsed state. Never affects simulation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EditorDef {
+    /// Graph layout of each tree, by tree id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub trees: BTreeMap<String, GraphLayout>,
+}
+
+impl EditorDef {
+    pub fn is_empty(&self) -> bool {
+        self.trees.is_empty()
+    }
+}
+
+/// Layout of one graph: per node id.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GraphLayout {
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub nodes: BTreeMap<String, NodeLayout>,
+}
+
+/// Layout of one graph node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NodeLayout {
+    pub pos: Point,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub collapsed: bool,
+    /// `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+}

@@ -1,0 +1,378 @@
+//! The 2D world (SPEC §6) and its fixed-step, deterministic simulation loop.
+//!
+//! A [`Session`] owns one [`World`] (all mutable state, `Clone` for snapshots) and shares a
+//! read-only [`Program`] compiled from the pack. `Session::step()` runs one tick in a fixed
+//! order: clock, NPC trees (in pack order), movement, message delivery. Later issues slot
+//! triggers, the event executor, area brains and conversations into that order.
+
+mod hash;
+mod host;
+pub mod program;
+mod trace;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::bt::{self, Instance, Status};
+use crate::pack::{Diagnostic, Pack};
+use crate::value::{EntityId, Sym, Value, Vec2};
+pub use program::Program;
+pub use trace::TraceEvent;
+
+/// Radius of an NPC's body, used to keep it out of obstacles.
+pub const NPC_RADIUS: f64 = 0.3;
+/// Messages kept per inbox; older ones are dropped first.
+pub const MAX_INBOX: usize = 1024;
+
+/// A message in an inbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Message {
+    pub from: EntityId,
+    pub message: Sym,
+    /// Tick it was sent.
+    pub sent: u64,
+}
+
+/// One NPC's mutable state.
+#[derive(Clone, Debug)]
+pub struct Npc {
+    pub blackboard: Vec<Value>,
+    pub instance: Instance,
+    /// Where it is walking to, if anywhere.
+    pub target: Option<Vec2>,
+    /// What the preview shows over its head: (is speech, text/animation).
+    pub show: Option<(bool, Sym)>,
+    pub inboxes: Vec<(Sym, VecDeque<Message>)>,
+    /// Innermost area it stands in.
+    pub area: Option<u32>,
+    /// Status its tree returned on the last tick.
+    pub last_status: Status,
+}
+
+/// The complete mutable state of a simulation. Cloning it is a full snapshot.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub tick: u64,
+    /// Hour of day, [0, 24).
+    pub hour: f64,
+    pub day: i64,
+    /// NPC positions, by NPC index (kept apart so trees can read every position while one
+    /// NPC's state is borrowed mutably).
+    pub pos: Vec<Vec2>,
+    pub npcs: Vec<Npc>,
+    pub flags: Vec<bool>,
+    pub counters: Vec<i64>,
+    pub area_vars: Vec<Vec<Value>>,
+    pub rng: ChaCha8Rng,
+    /// Messages sent this tick, delivered at its end: (recipient NPC, inbox, message).
+    outbox: Vec<(u32, Sym, Message)>,
+}
+
+/// A running simulation of one pack.
+#[derive(Clone, Debug)]
+pub struct Session {
+    program: Arc<Program>,
+    world: World,
+    seed: u64,
+    tracing: bool,
+    trace: Vec<TraceEvent>,
+    /// NPCs whose tree already ran away once (reported once each).
+    runaway_reported: Vec<bool>,
+    problems: Vec<String>,
+}
+
+impl Session {
+    /// Compiles a pack and starts a session; refuses packs with errors.
+    pub fn from_pack(pack: &Pack, seed: u64) -> Result<Session, Vec<Diagnostic>> {
+        let (program, diags) = Program::build(pack);
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        Ok(Session::new(Arc::new(program), seed))
+    }
+
+    /// Starts a session of a compiled program. The program must have compiled without errors.
+    pub fn new(program: Arc<Program>, seed: u64) -> Session {
+        let p = &program;
+        let npcs = p
+            .npcs
+            .iter()
+            .map(|n| {
+                let (tree, len) = match p.trees.get(n.tree as usize) {
+                    Some(t) => (n.tree, t),
+                    None => (u32::MAX, &EMPTY_TREE),
+                };
+                Npc {
+                    blackboard: n.blackboard.clone(),
+                    instance: Instance::new(tree, len),
+                    target: None,
+                    show: None,
+                    inboxes: n.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
+                    area: None,
+                    last_status: Status::Idle,
+                }
+            })
+            .collect();
+        let mut world = World {
+            tick: 0,
+            hour: 0.0,
+            day: 0,
+            pos: p.npcs.iter().map(|n| n.pos).collect(),
+            npcs,
+            flags: p.flags.defaults.iter().map(|v| v.as_bool()).collect(),
+            counters: p.counters.defaults.iter().map(|v| v.as_i64()).collect(),
+            area_vars: p.areas.iter().map(|a| a.vars.clone()).collect(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            outbox: Vec::new(),
+        };
+        let n = world.npcs.len();
+        clock(p, &mut world);
+        for i in 0..n {
+            world.npcs[i].area = innermost_area(p, world.pos[i]);
+        }
+        Session {
+            program,
+            world,
+            seed,
+            tracing: false,
+            trace: Vec::new(),
+            runaway_reported: vec![false; n],
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn tick(&self) -> u64 {
+        self.world.tick
+    }
+    /// Runtime problems seen so far (runaway trees), one line each.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+    /// Records trace events from now on (or stops).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+    /// Trace events recorded since the last [`Session::clear_trace`].
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+    pub fn clear_trace(&mut self) {
+        self.trace.clear();
+    }
+    /// One trace event as a JSON line (without newline).
+    pub fn trace_json(&self, ev: &TraceEvent) -> String {
+        trace::to_json(&self.program, ev)
+    }
+    /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
+    pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
+        if let Some(cell) = self
+            .world
+            .npcs
+            .get_mut(npc)
+            .and_then(|n| n.blackboard.get_mut(slot))
+        {
+            *cell = v;
+        }
+    }
+
+    /// Runs one fixed-step tick.
+    pub fn step(&mut self) {
+        let p: &Program = &self.program;
+        let w = &mut self.world;
+        w.tick += 1;
+        clock(p, w);
+        // NPC trees, in pack order.
+        for i in 0..w.npcs.len() {
+            let npc = &mut w.npcs[i];
+            let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
+                continue;
+            };
+            let mut inst = std::mem::replace(&mut npc.instance, Instance::empty());
+            let mut h = host::NpcHost {
+                p,
+                me: i as u32,
+                npc,
+                pos: &w.pos,
+                flags: &mut w.flags,
+                counters: &mut w.counters,
+                area_vars: &w.area_vars,
+                rng: &mut w.rng,
+                outbox: &mut w.outbox,
+                tick: w.tick,
+                hour: w.hour,
+                day: w.day,
+                trace: if self.tracing {
+                    Some(&mut self.trace)
+                } else {
+                    None
+                },
+                tree: inst.tree,
+            };
+            let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+            if let Some(node) = out.runaway {
+                let (tid, nid) = p.node_origin(inst.tree, node);
+                let (tid, nid) = (tid.to_string(), nid.to_string());
+                if let Some(t) = h.trace.as_deref_mut() {
+                    t.push(TraceEvent::Runaway {
+                        tick: w.tick,
+                        npc: i as u32,
+                        tree: inst.tree,
+                        node: node as u32,
+                    });
+                }
+                if !self.runaway_reported[i] {
+                    self.runaway_reported[i] = true;
+                    self.problems.push(format!(
+                        "tick {}: tree of NPC `{}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
+                        w.tick, p.npcs[i].id, p.visit_budget
+                    ));
+                }
+            }
+            let npc = &mut w.npcs[i];
+            npc.instance = inst;
+            npc.last_status = out.status;
+        }
+        movement(p, w);
+        // Deliver this tick's messages.
+        for (to, inbox, m) in w.outbox.drain(..) {
+            if let Some(npc) = w.npcs.get_mut(to as usize) {
+                let slot = match npc.inboxes.iter().position(|(s, _)| *s == inbox) {
+                    Some(k) => k,
+                    None => {
+                        npc.inboxes.push((inbox, VecDeque::new()));
+                        npc.inboxes.len() - 1
+                    }
+                };
+                let q = &mut npc.inboxes[slot].1;
+                if q.len() >= MAX_INBOX {
+                    q.pop_front();
+                }
+                q.push_back(m);
+            }
+        }
+    }
+
+    /// Runs `n` ticks.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// A hash of the complete world state: the same on every run and machine for the same
+    /// pack, seed and tick.
+    pub fn hash(&self) -> u64 {
+        hash::world_hash(&self.world)
+    }
+}
+
+static EMPTY_TREE: bt::Tree = bt::Tree {
+    id: String::new(),
+    nodes: Vec::new(),
+    children: Vec::new(),
+};
+
+impl Instance {
+    /// An instance with no nodes (placeholder while the real one is borrowed out).
+    pub fn empty() -> Instance {
+        Instance {
+            tree: u32::MAX,
+            state: Vec::new(),
+            status: Vec::new(),
+        }
+    }
+}
+
+fn clock(p: &Program, w: &mut World) {
+    let secs = p.start_hour * 3600.0 + w.tick as f64 * p.dt * p.time_scale;
+    let days = (secs / 86_400.0).floor();
+    w.day = p.start_day.saturating_add(days as i64);
+    w.hour = (secs - days * 86_400.0) / 3600.0;
+}
+
+/// The smallest area (by bounding-box size) that contains the point.
+fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
+    let mut best: Option<(f64, u32)> = None;
+    for (i, a) in p.areas.iter().enumerate() {
+        if a.contains(at) {
+            let size = (a.bbox.max.x - a.bbox.min.x) * (a.bbox.max.y - a.bbox.min.y);
+            if best.is_none_or(|(s, _)| size < s) {
+                best = Some((size, i as u32));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// Moves every walking NPC one step: seek the target, steer around static obstacles, stay
+/// in bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
+fn movement(p: &Program, w: &mut World) {
+    let b = p.bounds;
+    for i in 0..w.npcs.len() {
+        let Some(target) = w.npcs[i].target else {
+            continue;
+        };
+        let pos = w.pos[i];
+        let to = target - pos;
+        let d = to.length();
+        let speed = p.npcs[i].speed;
+        if d < 1e-9 || speed <= 0.0 {
+            continue;
+        }
+        let mut dir = to * (1.0 / d);
+        for o in &p.objects {
+            if o.radius <= 0.0 {
+                continue;
+            }
+            let off = pos - o.pos;
+            let dist = off.length();
+            let clear = o.radius + NPC_RADIUS;
+            let ahead = (o.pos.x - pos.x) * dir.x + (o.pos.y - pos.y) * dir.y;
+            // Obstacles behind, beyond the target, or that are the target are not avoided.
+            let is_goal = target.distance(o.pos) <= clear + 0.5;
+            if dist > 1e-9 && dist < clear + 1.0 && ahead > 0.0 && ahead < d && !is_goal {
+                let weight = (clear + 1.0 - dist) * 1.5;
+                // Sidestep: perpendicular to the way to the obstacle, on the target's side.
+                let side = Vec2::new(-off.y, off.x) * (1.0 / dist);
+                let s = if side.x * to.x + side.y * to.y >= 0.0 { 1.0 } else { -1.0 };
+                dir = dir + (off * (1.0 / dist) + side * s) * weight;
+            }
+        }
+        let len = dir.length();
+        if len < 1e-9 {
+            continue;
+        }
+        let step = (speed * p.dt).min(d);
+        let mut np = pos + dir * (step / len);
+        for o in &p.objects {
+            if o.radius <= 0.0 {
+                continue;
+            }
+            let off = np - o.pos;
+            let dist = off.length();
+            let clear = o.radius + NPC_RADIUS;
+            if dist < clear && dist > 1e-9 {
+                np = o.pos + off * (clear / dist);
+            }
+        }
+        np.x = np.x.clamp(b.min.x, b.max.x);
+        np.y = np.y.clamp(b.min.y, b.max.y);
+        w.pos[i] = np;
+        w.npcs[i].area = innermost_area(p, np);
+    }
+}
+
+#[cfg(test)]
+mod tests;

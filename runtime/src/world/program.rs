@@ -1,0 +1,702 @@
+//! Compiling a pack into a runnable [`Program`]: ids resolved to indices, expressions parsed
+//! and type-checked, trees flattened, every semantic problem reported with its JSON path.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::bt::{self, Tree};
+use crate::expr::{Expr, Resolver, Scope};
+use crate::pack::diag::{index, key};
+use crate::pack::{Diagnostic, Literal, Pack, Rect, Shape, VarDecl};
+use crate::value::{EntityId, Sym, Type, Value, Vec2};
+
+/// Largest coordinate accepted anywhere in a pack.
+pub const MAX_COORD: f64 = 1.0e7;
+/// Largest number of compiled nodes in one tree (after inlining subtrees).
+pub const MAX_COMPILED_NODES: usize = 200_000;
+
+/// A named, typed table of variable slots.
+#[derive(Clone, Debug, Default)]
+pub struct Slots {
+    pub names: Vec<String>,
+    pub types: Vec<Type>,
+    pub defaults: Vec<Value>,
+    index: HashMap<String, u32>,
+}
+
+impl Slots {
+    pub fn get(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    fn add(&mut self, name: &str, ty: Type, default: Value) -> u32 {
+        if let Some(i) = self.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.types.push(ty);
+        self.defaults.push(default);
+        self.index.insert(name.to_string(), i);
+        i
+    }
+}
+
+/// An area, compiled.
+#[derive(Clone, Debug)]
+pub struct AreaInfo {
+    pub id: String,
+    pub shape: Shape,
+    pub bbox: Rect,
+    pub parent: Option<u32>,
+    pub kinds: Vec<Sym>,
+    pub vars: Vec<Value>,
+}
+
+impl AreaInfo {
+    pub fn contains(&self, p: Vec2) -> bool {
+        if !self.bbox.contains(p) {
+            return false;
+        }
+        match &self.shape {
+            Shape::Rect(_) => true,
+            Shape::Polygon(pts) => {
+                // Even-odd rule.
+                let mut inside = false;
+                let mut j = pts.len() - 1;
+                for i in 0..pts.len() {
+                    let (a, b) = (pts[i], pts[j]);
+                    if (a.y > p.y) != (b.y > p.y)
+                        && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x
+                    {
+                        inside = !inside;
+                    }
+                    j = i;
+                }
+                inside
+            }
+        }
+    }
+    pub fn center(&self) -> Vec2 {
+        Vec2::new(
+            (self.bbox.min.x + self.bbox.max.x) * 0.5,
+            (self.bbox.min.y + self.bbox.max.y) * 0.5,
+        )
+    }
+}
+
+/// A static object, compiled.
+#[derive(Clone, Debug)]
+pub struct ObjectInfo {
+    pub id: String,
+    pub kind: Sym,
+    pub pos: Vec2,
+    pub radius: f64,
+}
+
+/// An NPC's initial state, compiled.
+#[derive(Clone, Debug)]
+pub struct NpcInfo {
+    pub id: String,
+    pub name: String,
+    pub pos: Vec2,
+    pub speed: f64,
+    pub tags: Vec<Sym>,
+    pub tree: u32,
+    pub blackboard: Vec<Value>,
+    pub inboxes: Vec<Sym>,
+}
+
+/// A compiled pack, shared (read-only) by every session that runs it.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub name: String,
+    pub strings: Vec<String>,
+    string_index: HashMap<String, Sym>,
+    pub blackboard: Slots,
+    pub flags: Slots,
+    pub counters: Slots,
+    pub area_vars: Slots,
+    pub exprs: Vec<Expr>,
+    pub trees: Vec<Tree>,
+    tree_index: HashMap<String, u32>,
+    pub npcs: Vec<NpcInfo>,
+    pub objects: Vec<ObjectInfo>,
+    pub areas: Vec<AreaInfo>,
+    entity_index: HashMap<String, EntityId>,
+    pub bounds: Rect,
+    pub dt: f64,
+    pub start_day: i64,
+    pub start_hour: f64,
+    pub time_scale: f64,
+    /// Node visits one NPC may make in one tick before its tree is cut off as runaway.
+    pub visit_budget: u32,
+}
+
+impl Program {
+    pub fn sym(&self, s: Sym) -> &str {
+        self.strings.get(s.0 as usize).map_or("", String::as_str)
+    }
+    pub fn find_sym(&self, s: &str) -> Option<Sym> {
+        self.string_index.get(s).copied()
+    }
+    pub fn tree_index(&self, id: &str) -> Option<u32> {
+        self.tree_index.get(id).copied()
+    }
+    pub fn entity(&self, id: &str) -> Option<EntityId> {
+        self.entity_index.get(id).copied()
+    }
+    pub fn npc_index(&self, id: &str) -> Option<u32> {
+        match self.entity(id) {
+            Some(EntityId::Npc(i)) => Some(i),
+            _ => None,
+        }
+    }
+    pub fn entity_name(&self, e: EntityId) -> &str {
+        match e {
+            EntityId::None => "",
+            EntityId::Npc(i) => self.npcs.get(i as usize).map_or("", |n| &n.id),
+            EntityId::Object(i) => self.objects.get(i as usize).map_or("", |n| &n.id),
+            EntityId::Area(i) => self.areas.get(i as usize).map_or("", |n| &n.id),
+        }
+    }
+    /// The id of the tree a compiled node was written in, and the node's id there.
+    pub fn node_origin(&self, tree: u32, node: usize) -> (&str, &str) {
+        match self.trees.get(tree as usize).and_then(|t| t.nodes.get(node)) {
+            Some(n) => (
+                self.trees
+                    .get(n.origin_tree as usize)
+                    .map_or("", |t| t.id.as_str()),
+                self.sym(n.origin_id),
+            ),
+            None => ("", ""),
+        }
+    }
+
+    /// Compiles a pack. Always returns a program (parts with errors are left out or made
+    /// inert) together with every diagnostic; run it only when there are no errors.
+    pub fn build(pack: &Pack) -> (Program, Vec<Diagnostic>) {
+        let mut b = Builder {
+            p: Program {
+                name: pack.name.clone(),
+                visit_budget: 100_000,
+                ..Program::default()
+            },
+            diags: Vec::new(),
+            pack,
+        };
+        b.intern("");
+        b.world();
+        b.declare();
+        b.trees();
+        b.npcs();
+        b.editor();
+        (b.p, b.diags)
+    }
+}
+
+struct Builder<'a> {
+    p: Program,
+    diags: Vec<Diagnostic>,
+    pack: &'a Pack,
+}
+
+impl Resolver for Builder<'_> {
+    fn var(&mut self, scope: Scope, name: &str) -> Option<(u32, Type)> {
+        let slots = match scope {
+            Scope::Blackboard => &mut self.p.blackboard,
+            Scope::Area => &mut self.p.area_vars,
+            Scope::Flag => {
+                let i = self.p.flags.add(name, Type::Bool, Value::Bool(false));
+                return Some((i, Type::Bool));
+            }
+            Scope::Counter => {
+                let i = self.p.counters.add(name, Type::Int, Value::Int(0));
+                return Some((i, Type::Int));
+            }
+        };
+        let i = slots.get(name)?;
+        Some((i, slots.types[i as usize]))
+    }
+    fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&i) = self.p.string_index.get(s) {
+            return i;
+        }
+        let i = Sym(self.p.strings.len() as u32);
+        self.p.strings.push(s.to_string());
+        self.p.string_index.insert(s.to_string(), i);
+        i
+    }
+    fn entity(&mut self, id: &str) -> Option<EntityId> {
+        self.p.entity(id)
+    }
+}
+
+fn finite_in(x: f64, lo: f64, hi: f64) -> bool {
+    x.is_finite() && x >= lo && x <= hi
+}
+
+impl Builder<'_> {
+    fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(path, msg));
+    }
+    fn warn(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::warning(path, msg));
+    }
+    fn number(&mut self, path: String, x: f64, lo: f64, hi: f64, what: &str) -> f64 {
+        if finite_in(x, lo, hi) {
+            x
+        } else {
+            self.err(path, format!("{what} must be between {lo} and {hi}, found {x}"));
+            if x.is_finite() { x.clamp(lo, hi) } else { lo }
+        }
+    }
+    fn point(&mut self, path: String, p: crate::pack::Point) -> Vec2 {
+        let x = self.number(path.clone(), p.x, -MAX_COORD, MAX_COORD, "a coordinate");
+        let y = self.number(path, p.y, -MAX_COORD, MAX_COORD, "a coordinate");
+        Vec2::new(x, y)
+    }
+    fn ticks(&mut self, path: String, seconds: f64) -> u64 {
+        let s = self.number(path, seconds, 0.0, 1.0e7, "a duration in seconds");
+        (s / self.p.dt).ceil() as u64
+    }
+
+    fn world(&mut self) {
+        let w = &self.pack.world;
+        self.p.dt = self.number("world.dt".into(), w.dt, 0.001, 10.0, "`dt` (seconds per tick)");
+        let min = self.point("world.bounds.min".into(), w.bounds.min);
+        let max = self.point("world.bounds.max".into(), w.bounds.max);
+        if !(min.x < max.x && min.y < max.y) {
+            self.err("world.bounds", "bounds need min < max on both axes");
+        }
+        self.p.bounds = w.bounds;
+        self.p.start_day = w.clock.start_day.clamp(-1_000_000, 1_000_000);
+        self.p.start_hour = self.number(
+            "world.clock.start_hour".into(),
+            w.clock.start_hour,
+            0.0,
+            24.0,
+            "`start_hour`",
+        );
+        self.p.time_scale = self.number(
+            "world.clock.time_scale".into(),
+            w.clock.time_scale,
+            0.0,
+            1.0e6,
+            "`time_scale`",
+        );
+        for (name, v) in &w.flags {
+            self.p.flags.add(name, Type::Bool, Value::Bool(*v));
+        }
+        for (name, v) in &w.counters {
+            self.p.counters.add(name, Type::Int, Value::Int(*v));
+        }
+        // Entities share one id namespace so that `entity("id")` is unambiguous.
+        let mut seen: HashMap<String, String> = HashMap::new();
+        for (i, o) in w.objects.iter().enumerate() {
+            let path = index("world.objects", i);
+            if let Some(first) = seen.get(&o.id) {
+                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", o.id));
+                continue;
+            }
+            seen.insert(o.id.clone(), path.clone());
+            let pos = self.point(key(&path, "pos"), o.pos);
+            let radius = self.number(key(&path, "radius"), o.radius, 0.0, 1.0e5, "`radius`");
+            let kind = self.intern(&o.kind);
+            let idx = self.p.objects.len() as u32;
+            self.p.entity_index.insert(o.id.clone(), EntityId::Object(idx));
+            self.p.objects.push(ObjectInfo {
+                id: o.id.clone(),
+                kind,
+                pos,
+                radius,
+            });
+        }
+        for (i, a) in self.pack.areas.iter().enumerate() {
+            let path = index("areas", i);
+            if let Some(first) = seen.get(&a.id) {
+                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", a.id));
+                continue;
+            }
+            seen.insert(a.id.clone(), path.clone());
+            let bbox = match &a.shape {
+                Shape::Rect(r) => {
+                    let mn = self.point(key(&path, "shape"), r.min);
+                    let mx = self.point(key(&path, "shape"), r.max);
+                    if !(mn.x <= mx.x && mn.y <= mx.y) {
+                        self.err(key(&path, "shape"), "rectangle needs min <= max");
+                    }
+                    *r
+                }
+                Shape::Polygon(pts) => {
+                    if pts.len() < 3 {
+                        self.err(key(&path, "shape"), "a polygon needs at least 3 points");
+                    }
+                    let mut r = Rect {
+                        min: crate::pack::Point { x: f64::MAX, y: f64::MAX },
+                        max: crate::pack::Point { x: f64::MIN, y: f64::MIN },
+                    };
+                    for p in pts {
+                        let v = self.point(key(&path, "shape"), *p);
+                        r.min.x = r.min.x.min(v.x);
+                        r.min.y = r.min.y.min(v.y);
+                        r.max.x = r.max.x.max(v.x);
+                        r.max.y = r.max.y.max(v.y);
+                    }
+                    r
+                }
+            };
+            let shape = match &a.shape {
+                Shape::Polygon(p) if p.len() < 3 => Shape::Rect(bbox),
+                s => s.clone(),
+            };
+            let kinds = a.kinds.iter().map(|k| self.intern(k)).collect();
+            let idx = self.p.areas.len() as u32;
+            self.p.entity_index.insert(a.id.clone(), EntityId::Area(idx));
+            self.p.areas.push(AreaInfo {
+                id: a.id.clone(),
+                shape,
+                bbox,
+                parent: None,
+                kinds,
+                vars: Vec::new(),
+            });
+        }
+        let mut npc_count = 0u32;
+        for (i, n) in w.npcs.iter().enumerate() {
+            let path = index("world.npcs", i);
+            if let Some(first) = seen.get(&n.id) {
+                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", n.id));
+                continue;
+            }
+            seen.insert(n.id.clone(), path.clone());
+            // Filled in by `npcs()`; the index is fixed now so expressions can name NPCs.
+            self.p.entity_index.insert(n.id.clone(), EntityId::Npc(npc_count));
+            npc_count += 1;
+        }
+        // Area parents (after all areas are known).
+        let mut ai = 0usize;
+        for (i, a) in self.pack.areas.iter().enumerate() {
+            if self.p.entity(&a.id) != Some(EntityId::Area(ai as u32)) {
+                continue;
+            }
+            if let Some(parent) = &a.parent {
+                match self.p.entity(parent) {
+                    Some(EntityId::Area(pi)) if pi as usize != ai => {
+                        self.p.areas[ai].parent = Some(pi)
+                    }
+                    _ => self.err(
+                        key(&index("areas", i), "parent"),
+                        format!("unknown parent area `{parent}`"),
+                    ),
+                }
+            }
+            ai += 1;
+        }
+        // Parent cycles.
+        for start in 0..self.p.areas.len() {
+            let mut cur = self.p.areas[start].parent;
+            let mut steps = 0;
+            while let Some(c) = cur {
+                steps += 1;
+                if c as usize == start || steps > self.p.areas.len() {
+                    let id = self.p.areas[start].id.clone();
+                    self.err(
+                        key(&index("areas", start), "parent"),
+                        format!("area `{id}` is its own ancestor (parent cycle)"),
+                    );
+                    self.p.areas[start].parent = None;
+                    break;
+                }
+                cur = self.p.areas[c as usize].parent;
+            }
+        }
+    }
+
+    /// Declares blackboard and area variables from trees, NPCs and areas.
+    fn declare(&mut self) {
+        for (ti, t) in self.pack.trees.iter().enumerate() {
+            for (name, decl) in &t.blackboard {
+                let path = key(&key(&index("trees", ti), "blackboard"), name);
+                self.declare_var(Scope::Blackboard, name, decl, &path);
+            }
+        }
+        for (ni, n) in self.pack.world.npcs.iter().enumerate() {
+            for (name, lit) in &n.vars {
+                if self.p.blackboard.get(name).is_none() {
+                    let ty = match lit {
+                        Literal::Bool(_) => Type::Bool,
+                        Literal::Int(_) => Type::Int,
+                        Literal::Float(_) => Type::Float,
+                        Literal::Str(_) => Type::Str,
+                        Literal::Vec2(_) => Type::Vec2,
+                    };
+                    let path = key(&key(&index("world.npcs", ni), "vars"), name);
+                    let decl = VarDecl {
+                        ty,
+                        default: None,
+                        comment: None,
+                    };
+                    self.declare_var(Scope::Blackboard, name, &decl, &path);
+                }
+            }
+        }
+        for (ai, a) in self.pack.areas.iter().enumerate() {
+            for (name, decl) in &a.vars {
+                let path = key(&key(&index("areas", ai), "vars"), name);
+                self.declare_var(Scope::Area, name, decl, &path);
+            }
+        }
+        // Per-area values.
+        let defaults = self.p.area_vars.defaults.clone();
+        let mut ai = 0usize;
+        for (i, a) in self.pack.areas.iter().enumerate() {
+            if self.p.entity(&a.id) != Some(EntityId::Area(ai as u32)) {
+                continue;
+            }
+            let mut vals = defaults.clone();
+            for (name, decl) in &a.vars {
+                if let (Some(slot), Some(lit)) = (self.p.area_vars.get(name), &decl.default) {
+                    let ty = self.p.area_vars.types[slot as usize];
+                    let path = key(&key(&key(&index("areas", i), "vars"), name), "default");
+                    if let Some(v) = self.literal(lit, ty, &path) {
+                        vals[slot as usize] = v;
+                    }
+                }
+            }
+            self.p.areas[ai].vars = vals;
+            ai += 1;
+        }
+    }
+
+    fn declare_var(&mut self, scope: Scope, name: &str, decl: &VarDecl, path: &str) {
+        let valid = !name.is_empty()
+            && name
+                .chars()
+                .enumerate()
+                .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()));
+        if !valid {
+            self.err(path, format!("`{name}` is not a valid variable name (letters, digits, _)"));
+            return;
+        }
+        let slots = if scope == Scope::Area {
+            &self.p.area_vars
+        } else {
+            &self.p.blackboard
+        };
+        if let Some(i) = slots.get(name) {
+            let prev = slots.types[i as usize];
+            if prev != decl.ty {
+                self.err(
+                    path,
+                    format!("`{name}` is declared as {} here but as {prev} elsewhere", decl.ty),
+                );
+            }
+            return;
+        }
+        let default = match &decl.default {
+            Some(l) => self
+                .literal(l, decl.ty, &key(path, "default"))
+                .unwrap_or(Value::default_of(decl.ty)),
+            None => Value::default_of(decl.ty),
+        };
+        let slots = if scope == Scope::Area {
+            &mut self.p.area_vars
+        } else {
+            &mut self.p.blackboard
+        };
+        slots.add(name, decl.ty, default);
+    }
+
+    /// Converts a JSON literal to a value of the declared type.
+    fn literal(&mut self, l: &Literal, ty: Type, path: &str) -> Option<Value> {
+        let v = match (ty, l) {
+            (Type::Bool, Literal::Bool(b)) => Value::Bool(*b),
+            (Type::Int, Literal::Int(i)) => Value::Int(*i),
+            (Type::Float, Literal::Int(i)) => Value::Float(*i as f64),
+            (Type::Float, Literal::Float(f)) if f.is_finite() => Value::Float(*f),
+            (Type::Str, Literal::Str(s)) => Value::Str(self.intern(s)),
+            (Type::Vec2, Literal::Vec2([x, y])) => {
+                Value::Vec2(self.point(path.to_string(), crate::pack::Point { x: *x, y: *y }))
+            }
+            (Type::Entity, Literal::Str(s)) => match self.p.entity(s) {
+                Some(e) => Value::Entity(e),
+                None => {
+                    self.err(path, format!("unknown entity `{s}`"));
+                    return None;
+                }
+            },
+            _ => {
+                self.err(path, format!("expected {} value, found {}", ty.name(), l.describe()));
+                return None;
+            }
+        };
+        Some(v)
+    }
+
+    fn trees(&mut self) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (ti, t) in self.pack.trees.iter().enumerate() {
+            if let Some(first) = seen.get(t.id.as_str()) {
+                self.err(
+                    key(&index("trees", ti), "id"),
+                    format!("duplicate tree id `{}` (first used at trees[{first}])", t.id),
+                );
+            } else {
+                seen.insert(&t.id, ti);
+                self.p.tree_index.insert(t.id.clone(), ti as u32);
+            }
+        }
+        for ti in 0..self.pack.trees.len() {
+            let pack = self.pack;
+            let tree = bt::compile_tree(self, pack, ti);
+            self.p.trees.push(tree);
+        }
+    }
+
+    fn npcs(&mut self) {
+        for (i, n) in self.pack.world.npcs.iter().enumerate() {
+            let path = index("world.npcs", i);
+            if self.p.entity(&n.id) != Some(EntityId::Npc(self.p.npcs.len() as u32)) {
+                continue; // a duplicate id, already reported
+            }
+            let pos = self.point(key(&path, "pos"), n.pos);
+            let speed = self.number(key(&path, "speed"), n.speed, 0.0, 1.0e4, "`speed`");
+            let tree = match self.p.tree_index(&n.tree) {
+                Some(t) => t,
+                None => {
+                    let known: Vec<&str> = self.pack.trees.iter().map(|t| t.id.as_str()).collect();
+                    let hint = crate::pack::suggest(&n.tree, &known)
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    self.err(key(&path, "tree"), format!("unknown tree `{}`{hint}", n.tree));
+                    u32::MAX
+                }
+            };
+            let mut blackboard = self.p.blackboard.defaults.clone();
+            for (name, lit) in &n.vars {
+                if let Some(slot) = self.p.blackboard.get(name) {
+                    let ty = self.p.blackboard.types[slot as usize];
+                    if let Some(v) = self.literal(lit, ty, &key(&key(&path, "vars"), name)) {
+                        blackboard[slot as usize] = v;
+                    }
+                }
+            }
+            let tags = n.tags.iter().map(|t| self.intern(t)).collect();
+            let mut inboxes = vec![self.intern("default")];
+            for ib in &n.inboxes {
+                let s = self.intern(ib);
+                if !inboxes.contains(&s) {
+                    inboxes.push(s);
+                }
+            }
+            self.p.npcs.push(NpcInfo {
+                id: n.id.clone(),
+                name: n.name.clone().unwrap_or_else(|| n.id.clone()),
+                pos,
+                speed,
+                tags,
+                tree,
+                blackboard,
+                inboxes,
+            });
+        }
+    }
+
+    fn editor(&mut self) {
+        for (tid, layout) in &self.pack.editor.trees {
+            let path = key("editor.trees", tid);
+            let Some(t) = self.pack.tree(tid) else {
+                self.warn(path, format!("layout for unknown tree `{tid}`"));
+                continue;
+            };
+            let mut ids = HashSet::new();
+            collect_ids(&t.root, &mut ids);
+            for nid in layout.nodes.keys() {
+                if !ids.contains(nid.as_str()) {
+                    self.warn(
+                        key(&key(&path, "nodes"), nid),
+                        format!("layout for unknown node `{nid}` of tree `{tid}`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn collect_ids<'a>(n: &'a crate::pack::Node, out: &mut HashSet<&'a str>) {
+    out.insert(&n.id);
+    for c in &n.children {
+        collect_ids(c, out);
+    }
+}
+
+/// What bt::compile needs from the program builder.
+pub(crate) trait TreeCompiler: Resolver {
+    fn diag_count(&self) -> usize;
+    fn truncate_diags(&mut self, n: usize);
+    fn error(&mut self, path: String, msg: String);
+    fn error_in_string(&mut self, path: String, chars: usize, msg: String);
+    fn warning(&mut self, path: String, msg: String);
+    fn add_expr(&mut self, e: Expr) -> u32;
+    fn slot(&self, scope: Scope, name: &str) -> Option<(u32, Type)>;
+    fn tree_index(&self, id: &str) -> Option<u32>;
+    fn number(&mut self, path: String, x: f64, lo: f64, hi: f64, what: &str) -> f64;
+    fn ticks(&mut self, path: String, seconds: f64) -> u64;
+    fn point(&mut self, path: String, p: crate::pack::Point) -> Vec2;
+    fn flag_slot(&mut self, name: &str) -> u32;
+    fn counter_slot(&mut self, name: &str) -> u32;
+}
+
+impl TreeCompiler for Builder<'_> {
+    fn diag_count(&self) -> usize {
+        self.diags.len()
+    }
+    fn truncate_diags(&mut self, n: usize) {
+        self.diags.truncate(n);
+    }
+    fn error(&mut self, path: String, msg: String) {
+        self.err(path, msg);
+    }
+    fn error_in_string(&mut self, path: String, chars: usize, msg: String) {
+        self.diags.push(Diagnostic::error(path, msg).inside(chars));
+    }
+    fn warning(&mut self, path: String, msg: String) {
+        self.warn(path, msg);
+    }
+    fn add_expr(&mut self, e: Expr) -> u32 {
+        self.p.exprs.push(e);
+        self.p.exprs.len() as u32 - 1
+    }
+    fn slot(&self, scope: Scope, name: &str) -> Option<(u32, Type)> {
+        let s = match scope {
+            Scope::Blackboard => &self.p.blackboard,
+            Scope::Area => &self.p.area_vars,
+            Scope::Flag => &self.p.flags,
+            Scope::Counter => &self.p.counters,
+        };
+        s.get(name).map(|i| (i, s.types[i as usize]))
+    }
+    fn tree_index(&self, id: &str) -> Option<u32> {
+        self.p.tree_index(id)
+    }
+    fn number(&mut self, path: String, x: f64, lo: f64, hi: f64, what: &str) -> f64 {
+        Builder::number(self, path, x, lo, hi, what)
+    }
+    fn ticks(&mut self, path: String, seconds: f64) -> u64 {
+        Builder::ticks(self, path, seconds)
+    }
+    fn point(&mut self, path: String, p: crate::pack::Point) -> Vec2 {
+        Builder::point(self, path, p)
+    }
+    fn flag_slot(&mut self, name: &str) -> u32 {
+        self.p.flags.add(name, Type::Bool, Value::Bool(false))
+    }
+    fn counter_slot(&mut self, name: &str) -> u32 {
+        self.p.counters.add(name, Type::Int, Value::Int(0))
+    }
+}

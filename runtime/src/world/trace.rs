@@ -1,0 +1,106 @@
+//! Trace events: what happened, tick by tick, written as JSON Lines by `townsfolk run --trace`.
+
+use serde_json::json;
+
+use super::Program;
+use crate::bt::Status;
+use crate::value::Sym;
+
+/// One thing that happened in the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TraceEvent {
+    /// A behavior-tree node changed status.
+    Status {
+        tick: u64,
+        npc: u32,
+        tree: u32,
+        node: u32,
+        from: Status,
+        to: Status,
+    },
+    /// An NPC sent a message.
+    Message {
+        tick: u64,
+        from: u32,
+        to: u32,
+        inbox: Sym,
+        message: Sym,
+    },
+    Flag { tick: u64, name: u32, value: bool },
+    Counter { tick: u64, name: u32, value: i64 },
+    Say { tick: u64, npc: u32, text: Sym },
+    Animate { tick: u64, npc: u32, animation: Sym },
+    Log { tick: u64, npc: u32, text: Sym },
+    /// A tree exceeded its visit budget within one tick and was cut off.
+    Runaway { tick: u64, npc: u32, tree: u32, node: u32 },
+}
+
+impl TraceEvent {
+    pub fn tick(&self) -> u64 {
+        match *self {
+            TraceEvent::Status { tick, .. }
+            | TraceEvent::Message { tick, .. }
+            | TraceEvent::Flag { tick, .. }
+            | TraceEvent::Counter { tick, .. }
+            | TraceEvent::Say { tick, .. }
+            | TraceEvent::Animate { tick, .. }
+            | TraceEvent::Log { tick, .. }
+            | TraceEvent::Runaway { tick, .. } => tick,
+        }
+    }
+}
+
+fn npc(p: &Program, i: u32) -> &str {
+    p.npcs.get(i as usize).map_or("", |n| n.id.as_str())
+}
+
+pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
+    let v = match *ev {
+        TraceEvent::Status {
+            tick,
+            npc: n,
+            tree,
+            node,
+            from,
+            to,
+        } => {
+            let (t, id) = p.node_origin(tree, node as usize);
+            json!({"tick": tick, "kind": "status", "npc": npc(p, n), "tree": t, "node": id,
+                   "from": from.name(), "to": to.name()})
+        }
+        TraceEvent::Message {
+            tick,
+            from,
+            to,
+            inbox,
+            message,
+        } => json!({"tick": tick, "kind": "message", "from": npc(p, from), "to": npc(p, to),
+                    "inbox": p.sym(inbox), "message": p.sym(message)}),
+        TraceEvent::Flag { tick, name, value } => json!({"tick": tick, "kind": "flag",
+            "name": p.flags.names.get(name as usize), "value": value}),
+        TraceEvent::Counter { tick, name, value } => json!({"tick": tick, "kind": "counter",
+            "name": p.counters.names.get(name as usize), "value": value}),
+        TraceEvent::Say { tick, npc: n, text } => {
+            json!({"tick": tick, "kind": "say", "npc": npc(p, n), "text": p.sym(text)})
+        }
+        TraceEvent::Animate {
+            tick,
+            npc: n,
+            animation,
+        } => json!({"tick": tick, "kind": "animate", "npc": npc(p, n),
+                    "animation": p.sym(animation)}),
+        TraceEvent::Log { tick, npc: n, text } => {
+            json!({"tick": tick, "kind": "log", "npc": npc(p, n), "text": p.sym(text)})
+        }
+        TraceEvent::Runaway {
+            tick,
+            npc: n,
+            tree,
+            node,
+        } => {
+            let (t, id) = p.node_origin(tree, node as usize);
+            json!({"tick": tick, "kind": "runaway", "npc": npc(p, n), "tree": t, "node": id})
+        }
+    };
+    v.to_string()
+}
