@@ -1,0 +1,513 @@
+//! Semantics of every node kind, run through a real session (one NPC, one tree).
+
+use super::Status;
+use crate::pack::load_str;
+use crate::value::Value;
+use crate::world::Session;
+
+/// A session of one NPC `npc` running tree `t` with the given root node and blackboard.
+fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) -> Session {
+    let text = format!(
+        r#"{{"format": "townsfolk-pack", "version": 1, "name": "test",
+        "world": {{"dt": 0.1, "clock": {{"start_hour": 12}},
+          "objects": [{{"id": "rock", "pos": [5, 0], "radius": 0}}],
+          "npcs": [{{"id": "npc", "pos": [0, 0], "speed": 10, "tree": "t"}},
+                   {{"id": "other", "pos": [50, 50], "speed": 0, "tree": "idle"}}]}},
+        "areas": [{{"id": "zone", "shape": {{"rect": {{"min": [-1, -1], "max": [1, 1]}}}}}}],
+        "trees": [{{"id": "t", "blackboard": {{{blackboard}}}, "root": {root}}},
+                  {{"id": "idle", "root": {{"id": "i", "type": "wait", "seconds": 1000}}}}
+                  {extra_trees}]}}"#
+    );
+    let loaded = load_str(&text);
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{text}");
+    let pack = loaded.pack.expect("pack");
+    Session::from_pack(&pack, seed).expect("session")
+}
+
+fn session(root: &str, blackboard: &str) -> Session {
+    session_seeded(root, blackboard, "", 1)
+}
+
+fn status(s: &Session, id: &str) -> Status {
+    let p = s.program();
+    let tree = &p.trees[0];
+    let sym = p.find_sym(id).expect("node id");
+    let k = tree.find(0, sym).expect("node");
+    s.world().npcs[0].instance.status[k]
+}
+
+fn var(s: &Session, name: &str) -> Value {
+    let slot = s.program().blackboard.get(name).expect("var") as usize;
+    s.world().npcs[0].blackboard[slot]
+}
+
+fn set(s: &mut Session, name: &str, v: Value) {
+    let slot = s.program().blackboard.get(name).expect("var") as usize;
+    s.set_var(0, slot, v);
+}
+
+fn counter(s: &Session, name: &str) -> i64 {
+    let slot = s.program().counters.get(name).expect("counter") as usize;
+    s.world().counters[slot]
+}
+
+fn root_status(s: &Session) -> Status {
+    s.world().npcs[0].last_status
+}
+
+const AB: &str = r#""a": {"type": "bool", "default": true}, "b": {"type": "bool"}, "x": {"type": "int"}"#;
+
+#[test]
+fn memory_sequence_resumes_without_rechecking() {
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "c", "type": "condition", "expr": "a"},
+            {"id": "w", "type": "wait", "seconds": 0.3},
+            {"id": "done", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "w"), Status::Running);
+    set(&mut s, "a", Value::Bool(false));
+    s.run(3);
+    // `a` turned false, but a memory sequence does not re-check finished children.
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    assert_eq!(status(&s, "seq"), Status::Success);
+    s.step();
+    assert_eq!(status(&s, "seq"), Status::Failure, "restarts from the first child");
+}
+
+#[test]
+fn reactive_sequence_halts_running_child_when_condition_fails() {
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "c", "type": "condition", "expr": "a"},
+            {"id": "w", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    s.run(5);
+    assert_eq!(status(&s, "w"), Status::Running);
+    set(&mut s, "a", Value::Bool(false));
+    s.step();
+    assert_eq!(status(&s, "c"), Status::Failure);
+    assert_eq!(status(&s, "w"), Status::Idle, "halted and reset");
+    assert_eq!(s.world().npcs[0].instance.state[2], 0, "wait timer cleared");
+    set(&mut s, "a", Value::Bool(true));
+    s.step();
+    assert_eq!(status(&s, "w"), Status::Running, "starts over");
+}
+
+#[test]
+fn reactive_selector_preempts_lower_priority_branch() {
+    let mut s = session(
+        r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+            {"id": "urgent", "type": "sequence", "children": [
+                {"id": "b_set", "type": "condition", "expr": "b"},
+                {"id": "react", "type": "wait", "seconds": 100}]},
+            {"id": "walk", "type": "move_to", "target": {"point": [40, 0]}}]}"#,
+        AB,
+    );
+    s.run(3);
+    assert_eq!(status(&s, "walk"), Status::Running);
+    assert!(s.world().npcs[0].target.is_some());
+    set(&mut s, "b", Value::Bool(true));
+    s.step();
+    assert_eq!(status(&s, "react"), Status::Running);
+    assert_eq!(status(&s, "walk"), Status::Idle);
+    assert!(s.world().npcs[0].target.is_none(), "halting move_to stops walking");
+}
+
+#[test]
+fn memory_selector_tries_children_in_order() {
+    let mut s = session(
+        r#"{"id": "sel", "type": "selector", "children": [
+            {"id": "no", "type": "condition", "expr": "b"},
+            {"id": "w", "type": "wait", "seconds": 0.2},
+            {"id": "never", "type": "set", "var": "x", "value": "99"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "no"), Status::Failure);
+    assert_eq!(status(&s, "w"), Status::Running);
+    s.run(2);
+    assert_eq!(status(&s, "sel"), Status::Success);
+    assert_eq!(var(&s, "x"), Value::Int(0));
+}
+
+#[test]
+fn parallel_thresholds() {
+    let mut s = session(
+        r#"{"id": "par", "type": "parallel", "success_threshold": 1, "children": [
+            {"id": "short", "type": "wait", "seconds": 0.2},
+            {"id": "long", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "par"), Status::Running);
+    s.run(2);
+    assert_eq!(status(&s, "par"), Status::Success);
+    assert_eq!(status(&s, "long"), Status::Idle, "the other child is halted");
+
+    let mut s = session(
+        r#"{"id": "par", "type": "parallel", "children": [
+            {"id": "ok", "type": "wait", "seconds": 0.1},
+            {"id": "bad", "type": "condition", "expr": "b"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "par"), Status::Failure, "default failure threshold is 1");
+}
+
+#[test]
+fn random_selector_follows_weights_and_seed() {
+    let tree = r#"{"id": "rs", "type": "random_selector", "weights": [3, 1, 0], "children": [
+        {"id": "a1", "type": "set", "var": "counters.a", "value": "counters.a + 1"},
+        {"id": "b1", "type": "set", "var": "counters.b", "value": "counters.b + 1"},
+        {"id": "z1", "type": "set", "var": "counters.z", "value": "1"}]}"#;
+    let run = |seed| {
+        let mut s = session_seeded(tree, "", "", seed);
+        s.run(4000);
+        (counter(&s, "a"), counter(&s, "b"), counter(&s, "z"))
+    };
+    let (a, b, z) = run(11);
+    assert_eq!(a + b, 4000);
+    assert_eq!(z, 0, "zero weight is never picked");
+    let share = a as f64 / 4000.0;
+    assert!((share - 0.75).abs() < 0.03, "share of weight 3 of 4: {share}");
+    assert_eq!(run(11), (a, b, z), "same seed, same choices");
+    assert_ne!(run(12), (a, b, z), "another seed, other choices");
+}
+
+#[test]
+fn random_selector_falls_back_to_remaining_children() {
+    let mut s = session(
+        r#"{"id": "rs", "type": "random_selector", "weights": [1, 1], "children": [
+            {"id": "f", "type": "condition", "expr": "b"},
+            {"id": "ok", "type": "set", "var": "counters.ok", "value": "counters.ok + 1"}]}"#,
+        AB,
+    );
+    s.run(100);
+    assert_eq!(counter(&s, "ok"), 100, "when the first pick fails it tries the other");
+    set(&mut s, "b", Value::Bool(false));
+    let mut s = session(
+        r#"{"id": "rs", "type": "random_selector", "children": [
+            {"id": "f1", "type": "condition", "expr": "b"},
+            {"id": "f2", "type": "condition", "expr": "!a"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(root_status(&s), Status::Failure, "fails when all failed");
+}
+
+#[test]
+fn decorators_invert_and_force() {
+    for (kind, cond, want) in [
+        ("inverter", "a", Status::Failure),
+        ("inverter", "b", Status::Success),
+        ("force_success", "b", Status::Success),
+        ("force_failure", "a", Status::Failure),
+    ] {
+        let mut s = session(
+            &format!(
+                r#"{{"id": "d", "type": "{kind}", "children": [{{"id": "c", "type": "condition", "expr": "{cond}"}}]}}"#
+            ),
+            AB,
+        );
+        s.step();
+        assert_eq!(root_status(&s), want, "{kind} over {cond}");
+    }
+    let mut s = session(
+        r#"{"id": "d", "type": "inverter", "children": [{"id": "w", "type": "wait", "seconds": 1}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(root_status(&s), Status::Running, "running passes through");
+}
+
+#[test]
+fn repeat_counts_within_a_tick_and_across_running_children() {
+    let mut s = session(
+        r#"{"id": "r", "type": "repeat", "times": 3, "children": [
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(3));
+    assert_eq!(root_status(&s), Status::Success);
+
+    let mut s = session(
+        r#"{"id": "r", "type": "repeat", "times": 2, "children": [
+            {"id": "seq", "type": "sequence", "children": [
+                {"id": "w", "type": "wait", "seconds": 0.2},
+                {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}]}"#,
+        AB,
+    );
+    s.run(2);
+    assert_eq!(var(&s, "x"), Value::Int(0));
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    assert_eq!(root_status(&s), Status::Running);
+    s.run(2);
+    assert_eq!(var(&s, "x"), Value::Int(2));
+    assert_eq!(root_status(&s), Status::Success);
+}
+
+#[test]
+fn retry_reruns_failing_child() {
+    let mut s = session(
+        r#"{"id": "r", "type": "retry", "times": 3, "children": [
+            {"id": "seq", "type": "sequence", "children": [
+                {"id": "inc", "type": "set", "var": "x", "value": "x + 1"},
+                {"id": "ok", "type": "condition", "expr": "x >= 2"}]}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(2), "second attempt succeeds");
+    assert_eq!(root_status(&s), Status::Success);
+
+    let mut s = session(
+        r#"{"id": "r", "type": "retry", "times": 3, "children": [
+            {"id": "seq", "type": "sequence", "children": [
+                {"id": "inc", "type": "set", "var": "x", "value": "x + 1"},
+                {"id": "never", "type": "condition", "expr": "b"}]}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(3), "three attempts in all");
+    assert_eq!(root_status(&s), Status::Failure);
+}
+
+#[test]
+fn timeout_fails_and_halts_slow_child() {
+    let mut s = session(
+        r#"{"id": "t", "type": "timeout", "seconds": 0.5, "children": [
+            {"id": "walk", "type": "move_to", "target": {"point": [1000, 0]}}]}"#,
+        AB,
+    );
+    s.run(5);
+    assert_eq!(root_status(&s), Status::Running);
+    s.step();
+    assert_eq!(root_status(&s), Status::Failure);
+    assert_eq!(status(&s, "walk"), Status::Idle);
+    assert!(s.world().npcs[0].target.is_none());
+}
+
+#[test]
+fn cooldown_blocks_reruns_for_its_duration() {
+    let mut s = session(
+        r#"{"id": "cd", "type": "cooldown", "seconds": 1, "children": [
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    s.run(9);
+    assert_eq!(var(&s, "x"), Value::Int(1), "blocked for 10 ticks");
+    assert_eq!(root_status(&s), Status::Failure);
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(2));
+    s.run(25);
+    assert_eq!(var(&s, "x"), Value::Int(4), "once every 10 ticks");
+}
+
+#[test]
+fn guard_halts_child_when_condition_turns_false() {
+    let mut s = session(
+        r#"{"id": "g", "type": "guard", "condition": "a && x < 5", "children": [
+            {"id": "w", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    s.run(3);
+    assert_eq!(status(&s, "w"), Status::Running);
+    set(&mut s, "x", Value::Int(7));
+    s.step();
+    assert_eq!(root_status(&s), Status::Failure);
+    assert_eq!(status(&s, "w"), Status::Idle);
+}
+
+#[test]
+fn leaf_conditions() {
+    // start_hour 12: the window 11-13 holds, 22-6 (wrapping) does not.
+    let mut s = session(
+        r#"{"id": "all", "type": "sequence", "children": [
+            {"id": "noon", "type": "time_window", "from_hour": 11, "to_hour": 13},
+            {"id": "night", "type": "inverter", "children": [
+                {"id": "n", "type": "time_window", "from_hour": 22, "to_hour": 6}]},
+            {"id": "inside", "type": "in_area", "area": "zone"},
+            {"id": "expr", "type": "condition", "expr": "hour() >= 12 && distance(self, entity(\"rock\")) == 5.0"},
+            {"id": "never", "type": "chance", "probability": 0},
+            {"id": "after", "type": "set", "var": "x", "value": "1"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "noon"), Status::Success);
+    assert_eq!(status(&s, "night"), Status::Success);
+    assert_eq!(status(&s, "inside"), Status::Success);
+    assert_eq!(status(&s, "expr"), Status::Success);
+    assert_eq!(status(&s, "never"), Status::Failure);
+    assert_eq!(var(&s, "x"), Value::Int(0));
+}
+
+#[test]
+fn chance_matches_its_probability() {
+    let mut s = session(
+        r#"{"id": "sel", "type": "sequence", "children": [
+            {"id": "c", "type": "chance", "probability": 0.25},
+            {"id": "inc", "type": "set", "var": "counters.hits", "value": "counters.hits + 1"}]}"#,
+        "",
+    );
+    s.run(4000);
+    let share = counter(&s, "hits") as f64 / 4000.0;
+    assert!((share - 0.25).abs() < 0.03, "{share}");
+}
+
+#[test]
+fn move_to_walks_and_arrives() {
+    let mut s = session(
+        r#"{"id": "m", "type": "move_to", "target": {"point": [3, 4]}, "tolerance": 0.1}"#,
+        "",
+    );
+    s.step();
+    assert_eq!(root_status(&s), Status::Running);
+    let p = s.world().pos[0];
+    assert!((p.length() - 1.0).abs() < 1e-9, "speed 10 * dt 0.1 = 1 unit: {p:?}");
+    s.run(5);
+    assert_eq!(root_status(&s), Status::Success);
+    assert!(s.world().pos[0].distance(crate::value::Vec2::new(3.0, 4.0)) < 0.1);
+}
+
+#[test]
+fn wait_counts_ticks() {
+    let mut s = session(r#"{"id": "w", "type": "wait", "seconds": 0.5}"#, "");
+    s.run(5);
+    assert_eq!(root_status(&s), Status::Running);
+    s.step();
+    assert_eq!(root_status(&s), Status::Success);
+}
+
+#[test]
+fn messages_are_delivered_next_tick_and_received_once() {
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "send", "type": "send_message", "to": "self", "inbox": "mail", "message": "hello"},
+            {"id": "has", "type": "has_message", "inbox": "mail", "message": "hello"},
+            {"id": "take", "type": "receive", "inbox": "mail", "sender_var": "from"},
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        r#""x": {"type": "int"}, "from": {"type": "entity"}"#,
+    );
+    s.step();
+    assert_eq!(status(&s, "has"), Status::Failure, "not delivered within the tick");
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    assert_eq!(
+        var(&s, "from"),
+        Value::Entity(crate::value::EntityId::Npc(0))
+    );
+    let inbox = &s.world().npcs[0].inboxes;
+    assert_eq!(inbox.iter().map(|(_, q)| q.len()).sum::<usize>(), 1, "one taken, one new");
+}
+
+#[test]
+fn set_writes_flags_and_counters_with_trace() {
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "f", "type": "set", "var": "flags.open", "value": "true"},
+            {"id": "c", "type": "set", "var": "counters.n", "value": "counters.n + 2"},
+            {"id": "l", "type": "log", "text": "hi"},
+            {"id": "s", "type": "say", "text": "Hello", "seconds": 0.1}]}"#,
+        "",
+    );
+    s.set_tracing(true);
+    s.step();
+    let kinds: Vec<String> = s
+        .trace()
+        .iter()
+        .map(|e| s.trace_json(e))
+        .filter(|j| !j.contains("\"status\""))
+        .collect();
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    assert!(kinds[0].contains(r#""kind":"flag""#) && kinds[0].contains(r#""value":true"#));
+    assert!(kinds[1].contains(r#""kind":"counter""#) && kinds[1].contains(r#""value":2"#));
+    assert!(kinds[2].contains(r#""kind":"log""#));
+    assert!(kinds[3].contains(r#""kind":"say""#));
+    assert_eq!(s.world().npcs[0].show.map(|(say, _)| say), Some(true));
+    s.step();
+    assert_eq!(s.world().npcs[0].show, None, "speech ends");
+}
+
+#[test]
+fn subtree_runs_shared_definition_and_reports_origin() {
+    let mut s = session_seeded(
+        r#"{"id": "root", "type": "subtree", "tree": "helper"}"#,
+        AB,
+        r#", {"id": "helper", "root": {"id": "inner", "type": "set", "var": "x", "value": "x + 5"}}"#,
+        1,
+    );
+    s.set_tracing(true);
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(5));
+    let lines: Vec<String> = s.trace().iter().map(|e| s.trace_json(e)).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(r#""tree":"helper","node":"inner""#)),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn request_fails_cleanly_until_smart_areas() {
+    let mut s = session(r#"{"id": "r", "type": "request"}"#, "");
+    s.step();
+    assert_eq!(root_status(&s), Status::Failure);
+}
+
+#[test]
+fn disabled_nodes_are_skipped() {
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "off", "type": "condition", "expr": "b", "disabled": true},
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    let p = s.program();
+    assert!(p.find_sym("off").is_none() || p.trees[0].find(0, p.find_sym("off").unwrap_or_default()).is_none());
+}
+
+#[test]
+fn runaway_tree_is_cut_off_not_hung() {
+    let mut s = session(
+        r#"{"id": "forever", "type": "repeat", "children": [
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
+        AB,
+    );
+    s.set_tracing(true);
+    s.run(2);
+    assert_eq!(root_status(&s), Status::Failure);
+    assert_eq!(s.problems().len(), 1, "reported once");
+    assert!(s.problems()[0].contains("cut off"), "{}", s.problems()[0]);
+    assert!(s.trace().iter().any(|e| s.trace_json(e).contains("runaway")));
+    assert_eq!(status(&s, "forever"), Status::Idle, "the tree is reset");
+}
+
+#[test]
+fn halted_memory_sequence_restarts_from_first_child() {
+    let mut s = session(
+        r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+            {"id": "stop", "type": "condition", "expr": "b"},
+            {"id": "seq", "type": "sequence", "children": [
+                {"id": "one", "type": "set", "var": "x", "value": "x + 1"},
+                {"id": "w", "type": "wait", "seconds": 100}]}]}"#,
+        AB,
+    );
+    s.run(3);
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    set(&mut s, "b", Value::Bool(true));
+    s.step();
+    set(&mut s, "b", Value::Bool(false));
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(2), "reset by the halt: runs `one` again");
+}

