@@ -57,9 +57,7 @@ impl std::ops::Mul<f64> for Vec2 {
 }
 
 /// The static type of a variable or expression.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Type {
     Bool,

@@ -10,7 +10,11 @@ use townsfolk_runtime::pack::{self, Diagnostic};
 use townsfolk_runtime::world::Session;
 
 #[derive(Parser)]
-#[command(name = "townsfolk", version, about = "Validate, format and run Townsfolk packs")]
+#[command(
+    name = "townsfolk",
+    version,
+    about = "Validate, format and run Townsfolk packs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -182,7 +186,9 @@ fn simulate(
     trace: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let loaded = pack::load_file(path);
-    let Some(mut p) = loaded.pack.filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    let Some(mut p) = loaded
+        .pack
+        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
     else {
         print_diags(path, &loaded.diagnostics);
         eprintln!("{}: cannot run a pack with errors", path.display());
@@ -249,7 +255,9 @@ fn simulate(
             n.id,
             pos.x,
             pos.y,
-            prog.trees.get(n.tree as usize).map_or("", |t| t.id.as_str()),
+            prog.trees
+                .get(n.tree as usize)
+                .map_or("", |t| t.id.as_str()),
             world.npcs[i].last_status.name()
         );
     }

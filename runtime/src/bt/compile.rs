@@ -41,7 +41,10 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
     if def.root.disabled {
         c.warning(
             key(&tpath, "root"),
-            format!("the root of tree `{}` is disabled: the tree always fails", def.id),
+            format!(
+                "the root of tree `{}` is disabled: the tree always fails",
+                def.id
+            ),
         );
     }
     emit(c, &mut cx, ti, &def.root, &key(&tpath, "root"), 0, true);
@@ -108,28 +111,34 @@ fn emit<C: TreeCompiler>(
     let before = c.diag_count();
     let op = compile_op(c, cx.pack, &node.kind, path);
     let mut kids = Vec::new();
-    if let Op::Subtree { tree } = op {
-        if tree != u32::MAX {
-            let t = tree as usize;
-            if cx.stack.contains(&t) {
-                if report {
-                    let mut chain: Vec<&str> =
-                        cx.stack.iter().map(|&i| cx.pack.trees[i].id.as_str()).collect();
-                    chain.push(&cx.pack.trees[t].id);
-                    c.error(
-                        key(path, "tree"),
-                        format!("subtree cycle: {} (a tree cannot contain itself)", chain.join(" → ")),
-                    );
-                }
-            } else {
-                cx.stack.push(t);
-                let sub = &cx.pack.trees[t].root;
-                let spath = key(&index("trees", t), "root");
-                if let Some(k) = emit(c, cx, t, sub, &spath, depth + 1, false) {
-                    kids.push(k);
-                }
-                cx.stack.pop();
+    if let Op::Subtree { tree } = op
+        && tree != u32::MAX
+    {
+        let t = tree as usize;
+        if cx.stack.contains(&t) {
+            if report {
+                let mut chain: Vec<&str> = cx
+                    .stack
+                    .iter()
+                    .map(|&i| cx.pack.trees[i].id.as_str())
+                    .collect();
+                chain.push(&cx.pack.trees[t].id);
+                c.error(
+                    key(path, "tree"),
+                    format!(
+                        "subtree cycle: {} (a tree cannot contain itself)",
+                        chain.join(" → ")
+                    ),
+                );
             }
+        } else {
+            cx.stack.push(t);
+            let sub = &cx.pack.trees[t].root;
+            let spath = key(&index("trees", t), "root");
+            if let Some(k) = emit(c, cx, t, sub, &spath, depth + 1, false) {
+                kids.push(k);
+            }
+            cx.stack.pop();
         }
     }
     let arity = node.kind.arity();
@@ -152,7 +161,10 @@ fn emit<C: TreeCompiler>(
         ),
         Arity::Many
             if node.children.len() > MAX_MASK_CHILDREN
-                && matches!(node.kind, NodeKind::Parallel { .. } | NodeKind::RandomSelector { .. }) =>
+                && matches!(
+                    node.kind,
+                    NodeKind::Parallel { .. } | NodeKind::RandomSelector { .. }
+                ) =>
         {
             c.error(
                 path.to_string(),
@@ -205,7 +217,11 @@ fn emit<C: TreeCompiler>(
         let n = kids.len() as u32;
         let op = match op {
             Op::Parallel { success, failure } => Op::Parallel {
-                success: if success == 0 { n } else { success.min(n.max(1)) },
+                success: if success == 0 {
+                    n
+                } else {
+                    success.min(n.max(1))
+                },
                 failure: if failure == 0 { 1 } else { failure },
             },
             Op::RandomSelector { .. } => Op::RandomSelector {
@@ -249,7 +265,10 @@ fn bb_var<C: TreeCompiler>(c: &mut C, path: String, name: &str, types: &[Type]) 
         Some((slot, t)) if types.contains(&t) => Some(slot),
         Some((_, t)) => {
             let want: Vec<&str> = types.iter().map(|t| t.name()).collect();
-            c.error(path, format!("`{name}` is {t}; expected {}", want.join(" or ")));
+            c.error(
+                path,
+                format!("`{name}` is {t}; expected {}", want.join(" or ")),
+            );
             None
         }
         None => {
@@ -266,13 +285,20 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
     // Placeholder for parts with errors: the program is not run while it has errors.
     let bad = Op::Request;
     match kind {
-        NodeKind::Sequence { reactive } => Op::Sequence { reactive: *reactive },
-        NodeKind::Selector { reactive } => Op::Selector { reactive: *reactive },
+        NodeKind::Sequence { reactive } => Op::Sequence {
+            reactive: *reactive,
+        },
+        NodeKind::Selector { reactive } => Op::Selector {
+            reactive: *reactive,
+        },
         NodeKind::Parallel {
             success_threshold,
             failure_threshold,
         } => {
-            for (name, t) in [("success_threshold", success_threshold), ("failure_threshold", failure_threshold)] {
+            for (name, t) in [
+                ("success_threshold", success_threshold),
+                ("failure_threshold", failure_threshold),
+            ] {
                 if *t == Some(0) {
                     c.error(key(path, name), format!("`{name}` must be at least 1"));
                 }
@@ -290,7 +316,10 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         NodeKind::ForceFailure => Op::ForceFailure,
         NodeKind::Repeat { times } => {
             if *times == Some(0) {
-                c.error(key(path, "times"), "`times` must be at least 1 (omit it to repeat forever)".into());
+                c.error(
+                    key(path, "times"),
+                    "`times` must be at least 1 (omit it to repeat forever)".into(),
+                );
             }
             Op::Repeat {
                 times: times.unwrap_or(0),
@@ -314,10 +343,12 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
                 None => bad,
             }
         }
-        NodeKind::Condition { expr: src } => match expr(c, key(path, "expr"), src, Some(Type::Bool)) {
-            Some(e) => Op::Condition { expr: e },
-            None => bad,
-        },
+        NodeKind::Condition { expr: src } => {
+            match expr(c, key(path, "expr"), src, Some(Type::Bool)) {
+                Some(e) => Op::Condition { expr: e },
+                None => bad,
+            }
+        }
         NodeKind::InArea { area } => match c.entity(area) {
             Some(EntityId::Area(a)) => Op::InArea { area: a },
             _ => {
@@ -334,7 +365,13 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             message: message.as_deref().map(|m| c.intern(m)),
         },
         NodeKind::Chance { probability } => Op::Chance {
-            p: c.number(key(path, "probability"), *probability, 0.0, 1.0, "a probability"),
+            p: c.number(
+                key(path, "probability"),
+                *probability,
+                0.0,
+                1.0,
+                "a probability",
+            ),
         },
         NodeKind::MoveTo { target, tolerance } => {
             let tolerance = c.number(
@@ -459,7 +496,9 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             text: c.intern(text),
             ticks: c.ticks(key(path, "seconds"), *seconds),
         },
-        NodeKind::Log { text } => Op::Log { text: c.intern(text) },
+        NodeKind::Log { text } => Op::Log {
+            text: c.intern(text),
+        },
         NodeKind::Subtree { tree } => match c.tree_index(tree) {
             Some(t) => Op::Subtree { tree: t },
             None => {

@@ -70,35 +70,92 @@ pub enum Recipient {
 /// A compiled node: what it does.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
-    Sequence { reactive: bool },
-    Selector { reactive: bool },
-    Parallel { success: u32, failure: u32 },
+    Sequence {
+        reactive: bool,
+    },
+    Selector {
+        reactive: bool,
+    },
+    Parallel {
+        success: u32,
+        failure: u32,
+    },
     /// Weights of the children, in order.
-    RandomSelector { weights: Box<[f64]> },
+    RandomSelector {
+        weights: Box<[f64]>,
+    },
     Inverter,
     ForceSuccess,
     ForceFailure,
     /// `times == 0`: forever.
-    Repeat { times: u32 },
-    Retry { times: u32 },
-    Cooldown { ticks: u64 },
-    Timeout { ticks: u64 },
-    Guard { cond: ExprId },
-    Condition { expr: ExprId },
-    InArea { area: u32 },
-    TimeWindow { from: f64, to: f64 },
-    HasMessage { inbox: Sym, message: Option<Sym> },
-    Chance { p: f64 },
-    MoveTo { target: Target, tolerance: f64 },
-    Wait { ticks: u64 },
-    Set { var: VarRef, value: ExprId },
-    Send { to: Recipient, inbox: Sym, message: Sym },
-    Receive { inbox: Sym, message: Option<Sym>, sender: Option<u32> },
-    Animate { animation: Sym, ticks: u64 },
-    Say { text: Sym, ticks: u64 },
-    Log { text: Sym },
+    Repeat {
+        times: u32,
+    },
+    Retry {
+        times: u32,
+    },
+    Cooldown {
+        ticks: u64,
+    },
+    Timeout {
+        ticks: u64,
+    },
+    Guard {
+        cond: ExprId,
+    },
+    Condition {
+        expr: ExprId,
+    },
+    InArea {
+        area: u32,
+    },
+    TimeWindow {
+        from: f64,
+        to: f64,
+    },
+    HasMessage {
+        inbox: Sym,
+        message: Option<Sym>,
+    },
+    Chance {
+        p: f64,
+    },
+    MoveTo {
+        target: Target,
+        tolerance: f64,
+    },
+    Wait {
+        ticks: u64,
+    },
+    Set {
+        var: VarRef,
+        value: ExprId,
+    },
+    Send {
+        to: Recipient,
+        inbox: Sym,
+        message: Sym,
+    },
+    Receive {
+        inbox: Sym,
+        message: Option<Sym>,
+        sender: Option<u32>,
+    },
+    Animate {
+        animation: Sym,
+        ticks: u64,
+    },
+    Say {
+        text: Sym,
+        ticks: u64,
+    },
+    Log {
+        text: Sym,
+    },
     /// Pass-through to the inlined root of another tree (the only child).
-    Subtree { tree: u32 },
+    Subtree {
+        tree: u32,
+    },
     /// Asks the smart area for a behavior. Fails until the smart-areas runtime exists.
     Request,
 }

@@ -56,7 +56,8 @@ fn root_status(s: &Session) -> Status {
     s.world().npcs[0].last_status
 }
 
-const AB: &str = r#""a": {"type": "bool", "default": true}, "b": {"type": "bool"}, "x": {"type": "int"}"#;
+const AB: &str =
+    r#""a": {"type": "bool", "default": true}, "b": {"type": "bool"}, "x": {"type": "int"}"#;
 
 #[test]
 fn memory_sequence_resumes_without_rechecking() {
@@ -75,7 +76,11 @@ fn memory_sequence_resumes_without_rechecking() {
     assert_eq!(var(&s, "x"), Value::Int(1));
     assert_eq!(status(&s, "seq"), Status::Success);
     s.step();
-    assert_eq!(status(&s, "seq"), Status::Failure, "restarts from the first child");
+    assert_eq!(
+        status(&s, "seq"),
+        Status::Failure,
+        "restarts from the first child"
+    );
 }
 
 #[test]
@@ -115,7 +120,10 @@ fn reactive_selector_preempts_lower_priority_branch() {
     s.step();
     assert_eq!(status(&s, "react"), Status::Running);
     assert_eq!(status(&s, "walk"), Status::Idle);
-    assert!(s.world().npcs[0].target.is_none(), "halting move_to stops walking");
+    assert!(
+        s.world().npcs[0].target.is_none(),
+        "halting move_to stops walking"
+    );
 }
 
 #[test]
@@ -147,7 +155,11 @@ fn parallel_thresholds() {
     assert_eq!(status(&s, "par"), Status::Running);
     s.run(2);
     assert_eq!(status(&s, "par"), Status::Success);
-    assert_eq!(status(&s, "long"), Status::Idle, "the other child is halted");
+    assert_eq!(
+        status(&s, "long"),
+        Status::Idle,
+        "the other child is halted"
+    );
 
     let mut s = session(
         r#"{"id": "par", "type": "parallel", "children": [
@@ -156,7 +168,11 @@ fn parallel_thresholds() {
         AB,
     );
     s.step();
-    assert_eq!(status(&s, "par"), Status::Failure, "default failure threshold is 1");
+    assert_eq!(
+        status(&s, "par"),
+        Status::Failure,
+        "default failure threshold is 1"
+    );
 }
 
 #[test]
@@ -174,7 +190,10 @@ fn random_selector_follows_weights_and_seed() {
     assert_eq!(a + b, 4000);
     assert_eq!(z, 0, "zero weight is never picked");
     let share = a as f64 / 4000.0;
-    assert!((share - 0.75).abs() < 0.03, "share of weight 3 of 4: {share}");
+    assert!(
+        (share - 0.75).abs() < 0.03,
+        "share of weight 3 of 4: {share}"
+    );
     assert_eq!(run(11), (a, b, z), "same seed, same choices");
     assert_ne!(run(12), (a, b, z), "another seed, other choices");
 }
@@ -188,7 +207,11 @@ fn random_selector_falls_back_to_remaining_children() {
         AB,
     );
     s.run(100);
-    assert_eq!(counter(&s, "ok"), 100, "when the first pick fails it tries the other");
+    assert_eq!(
+        counter(&s, "ok"),
+        100,
+        "when the first pick fails it tries the other"
+    );
     set(&mut s, "b", Value::Bool(false));
     let mut s = session(
         r#"{"id": "rs", "type": "random_selector", "children": [
@@ -371,7 +394,10 @@ fn move_to_walks_and_arrives() {
     s.step();
     assert_eq!(root_status(&s), Status::Running);
     let p = s.world().pos[0];
-    assert!((p.length() - 1.0).abs() < 1e-9, "speed 10 * dt 0.1 = 1 unit: {p:?}");
+    assert!(
+        (p.length() - 1.0).abs() < 1e-9,
+        "speed 10 * dt 0.1 = 1 unit: {p:?}"
+    );
     s.run(5);
     assert_eq!(root_status(&s), Status::Success);
     assert!(s.world().pos[0].distance(crate::value::Vec2::new(3.0, 4.0)) < 0.1);
@@ -397,7 +423,11 @@ fn messages_are_delivered_next_tick_and_received_once() {
         r#""x": {"type": "int"}, "from": {"type": "entity"}"#,
     );
     s.step();
-    assert_eq!(status(&s, "has"), Status::Failure, "not delivered within the tick");
+    assert_eq!(
+        status(&s, "has"),
+        Status::Failure,
+        "not delivered within the tick"
+    );
     s.step();
     assert_eq!(var(&s, "x"), Value::Int(1));
     assert_eq!(
@@ -405,7 +435,11 @@ fn messages_are_delivered_next_tick_and_received_once() {
         Value::Entity(crate::value::EntityId::Npc(0))
     );
     let inbox = &s.world().npcs[0].inboxes;
-    assert_eq!(inbox.iter().map(|(_, q)| q.len()).sum::<usize>(), 1, "one taken, one new");
+    assert_eq!(
+        inbox.iter().map(|(_, q)| q.len()).sum::<usize>(),
+        1,
+        "one taken, one new"
+    );
 }
 
 #[test]
@@ -474,7 +508,12 @@ fn disabled_nodes_are_skipped() {
     s.step();
     assert_eq!(var(&s, "x"), Value::Int(1));
     let p = s.program();
-    assert!(p.find_sym("off").is_none() || p.trees[0].find(0, p.find_sym("off").unwrap_or_default()).is_none());
+    assert!(
+        p.find_sym("off").is_none()
+            || p.trees[0]
+                .find(0, p.find_sym("off").unwrap_or_default())
+                .is_none()
+    );
 }
 
 #[test]
@@ -489,7 +528,11 @@ fn runaway_tree_is_cut_off_not_hung() {
     assert_eq!(root_status(&s), Status::Failure);
     assert_eq!(s.problems().len(), 1, "reported once");
     assert!(s.problems()[0].contains("cut off"), "{}", s.problems()[0]);
-    assert!(s.trace().iter().any(|e| s.trace_json(e).contains("runaway")));
+    assert!(
+        s.trace()
+            .iter()
+            .any(|e| s.trace_json(e).contains("runaway"))
+    );
     assert_eq!(status(&s, "forever"), Status::Idle, "the tree is reset");
 }
 
@@ -509,5 +552,9 @@ fn halted_memory_sequence_restarts_from_first_child() {
     s.step();
     set(&mut s, "b", Value::Bool(false));
     s.step();
-    assert_eq!(var(&s, "x"), Value::Int(2), "reset by the halt: runs `one` again");
+    assert_eq!(
+        var(&s, "x"),
+        Value::Int(2),
+        "reset by the halt: runs `one` again"
+    );
 }

@@ -48,7 +48,12 @@ pub struct TickOutcome {
 
 /// Ticks a tree once from its root. `budget` caps node visits in this tick: a tree that would
 /// loop forever within one tick is cut off and reset instead of hanging.
-pub fn tick_tree<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, budget: u32) -> TickOutcome {
+pub fn tick_tree<H: Host>(
+    tree: &Tree,
+    inst: &mut Instance,
+    host: &mut H,
+    budget: u32,
+) -> TickOutcome {
     if tree.nodes.is_empty() {
         return TickOutcome {
             status: Status::Failure,
@@ -453,9 +458,7 @@ impl<H: Host> Engine<'_, H> {
                     h >= from || h < to
                 })
             }
-            &Op::HasMessage { inbox, message } => {
-                status_of(self.host.has_message(inbox, message))
-            }
+            &Op::HasMessage { inbox, message } => status_of(self.host.has_message(inbox, message)),
             &Op::Chance { p } => status_of(self.host.random() < p),
             &Op::MoveTo { target, tolerance } => {
                 let s = self.host.move_to(target, tolerance);

@@ -217,8 +217,8 @@ pub fn locate(
                     bump!();
                 }
                 let raw = text.get(start..(end + 1).min(b.len())).unwrap_or("\"\"");
-                let k: String = serde_json::from_str(raw)
-                    .unwrap_or_else(|_| raw.trim_matches('"').to_string());
+                let k: String =
+                    serde_json::from_str(raw).unwrap_or_else(|_| raw.trim_matches('"').to_string());
                 if let Some(Frame::Obj { base }) = stack.last() {
                     path.truncate(*base);
                 }
@@ -269,7 +269,8 @@ pub fn locate(
                 }
             }
             _ => {
-                while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                while i < b.len()
+                    && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
                 {
                     bump!();
                 }
@@ -300,7 +301,11 @@ pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
         loop {
             if let Some(&(l, c)) = found.get(p) {
                 d.line = Some(l);
-                d.column = Some(if p.len() == d.path.len() { c + d.inner_column } else { c });
+                d.column = Some(if p.len() == d.path.len() {
+                    c + d.inner_column
+                } else {
+                    c
+                });
                 break;
             }
             match p.rfind(['.', '[']) {
@@ -338,7 +343,15 @@ mod tests {
     #[test]
     fn locate_survives_garbage() {
         let wanted = ["x.y".to_string()].into_iter().collect();
-        for t in ["", "{", "{\"x\":", "[[[[", "\"unterminated", "{\"x\\", "}}]]"] {
+        for t in [
+            "",
+            "{",
+            "{\"x\":",
+            "[[[[",
+            "\"unterminated",
+            "{\"x\\",
+            "}}]]",
+        ] {
             let _ = locate(t, &wanted);
         }
     }

@@ -351,16 +351,18 @@ impl Reader {
             Some(Value::String(s)) => s,
             other => {
                 self.diags.push(Diagnostic::error(
-                    if other.is_some() { diag::key(path, "id") } else { path.to_string() },
+                    if other.is_some() {
+                        diag::key(path, "id")
+                    } else {
+                        path.to_string()
+                    },
                     "every node needs a string `id`, unique in its tree",
                 ));
                 ok = false;
                 String::new()
             }
         };
-        let text = |rest: &mut Map<String, Value>, k: &str, this: &mut Self| match rest
-            .remove(k)
-        {
+        let text = |rest: &mut Map<String, Value>, k: &str, this: &mut Self| match rest.remove(k) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
             Some(o) => {
@@ -420,8 +422,13 @@ impl Reader {
                     }
                     Err(e) => {
                         let inner = e.path().to_string();
-                        let p = if inner == "." { path.to_string() } else { join(path, &inner).0 };
-                        self.diags.push(Diagnostic::error(p, clean_msg(&e.inner().to_string())));
+                        let p = if inner == "." {
+                            path.to_string()
+                        } else {
+                            join(path, &inner).0
+                        };
+                        self.diags
+                            .push(Diagnostic::error(p, clean_msg(&e.inner().to_string())));
                         None
                     }
                 }
@@ -521,7 +528,10 @@ fn clean_msg(m: &str) -> String {
     if let Some(cut) = m.rfind(" at line ") {
         m.truncate(cut);
     }
-    m.replace("data did not match any variant of untagged enum Literal", "expected a bool, number, string or [x, y]")
+    m.replace(
+        "data did not match any variant of untagged enum Literal",
+        "expected a bool, number, string or [x, y]",
+    )
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -681,7 +691,11 @@ mod tests {
           {"id": "good", "root": {"id": "w", "type": "wait", "seconds": 1}}]}"#;
         let l = load_str(text);
         let d = find(&l, "trees[0].root.type");
-        assert!(d.message.contains("did you mean `sequence`"), "{}", d.message);
+        assert!(
+            d.message.contains("did you mean `sequence`"),
+            "{}",
+            d.message
+        );
         assert_eq!(d.line, Some(3));
         let pack = l.pack.as_ref().expect("the pack still opens");
         assert_eq!(pack.trees.len(), 1);
@@ -697,8 +711,16 @@ mod tests {
    {"id": "r", "type": "subtree", "tree": "t"},
    {"id": "m", "type": "move_to", "target": {"object": "nowhere"}}]}}]}"#;
         let l = load_str(text);
-        assert!(find(&l, "world.npcs[0].tree").message.contains("unknown tree"));
-        assert!(find(&l, "world.npcs[1].id").message.contains("duplicate id"));
+        assert!(
+            find(&l, "world.npcs[0].tree")
+                .message
+                .contains("unknown tree")
+        );
+        assert!(
+            find(&l, "world.npcs[1].id")
+                .message
+                .contains("duplicate id")
+        );
         assert!(
             find(&l, "trees[0].root.children[0].id")
                 .message
@@ -726,7 +748,11 @@ mod tests {
 
         let deep = "[".repeat(100_000);
         let l = load_str(&deep);
-        assert!(l.diagnostics[0].message.contains("nesting"), "{:?}", l.diagnostics);
+        assert!(
+            l.diagnostics[0].message.contains("nesting"),
+            "{:?}",
+            l.diagnostics
+        );
 
         let l = load_bytes(b"{\"name\": \"caf\xff\"}");
         assert!(l.diagnostics[0].message.contains("UTF-8"));

@@ -44,7 +44,10 @@ impl From<Point> for crate::value::Vec2 {
 
 /// A whole pack: one JSON document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(title = "Townsfolk pack", description = "A Townsfolk content pack (format v1).")]
+#[schemars(
+    title = "Townsfolk pack",
+    description = "A Townsfolk content pack (format v1)."
+)]
 pub struct Pack {
     /// Always `"townsfolk-pack"`.
     pub format: String,
@@ -367,20 +370,35 @@ pub enum NodeKind {
         times: Option<u32>,
     },
     /// Re-runs a failing child up to `times` attempts in all.
-    Retry { times: u32 },
+    Retry {
+        times: u32,
+    },
     /// After its child finishes, fails without ticking it for `seconds`.
-    Cooldown { seconds: f64 },
+    Cooldown {
+        seconds: f64,
+    },
     /// Fails (halting the child) if the child runs longer than `seconds`.
-    Timeout { seconds: f64 },
+    Timeout {
+        seconds: f64,
+    },
     /// Ticks its child only while `condition` holds; otherwise halts it and fails.
-    Guard { condition: String },
+    Guard {
+        condition: String,
+    },
     // ---- conditions ----
     /// A boolean expression over blackboard, area, flags and counters.
-    Condition { expr: String },
+    Condition {
+        expr: String,
+    },
     /// Succeeds while the NPC stands inside the area.
-    InArea { area: String },
+    InArea {
+        area: String,
+    },
     /// Succeeds while the time of day is in [from_hour, to_hour) (wraps past midnight).
-    TimeWindow { from_hour: f64, to_hour: f64 },
+    TimeWindow {
+        from_hour: f64,
+        to_hour: f64,
+    },
     /// Succeeds when the inbox holds a message (of `message` kind, if given).
     HasMessage {
         inbox: String,
@@ -388,7 +406,9 @@ pub enum NodeKind {
         message: Option<String>,
     },
     /// Succeeds with the given probability (seeded).
-    Chance { probability: f64 },
+    Chance {
+        probability: f64,
+    },
     // ---- actions ----
     /// Walks to the target; Running until arrived within `tolerance`.
     MoveTo {
@@ -397,9 +417,14 @@ pub enum NodeKind {
         tolerance: Option<f64>,
     },
     /// Running for `seconds`, then Success.
-    Wait { seconds: f64 },
+    Wait {
+        seconds: f64,
+    },
     /// Assigns an expression's value to a blackboard variable, `flags.X` or `counters.X`.
-    Set { var: String, value: String },
+    Set {
+        var: String,
+        value: String,
+    },
     /// Sends a message to an NPC (`to`: its id, `self`, or a blackboard entity variable).
     SendMessage {
         to: String,
@@ -418,14 +443,24 @@ pub enum NodeKind {
         sender_var: Option<String>,
     },
     /// Plays an animation in the preview for `seconds`.
-    Animate { animation: String, seconds: f64 },
+    Animate {
+        animation: String,
+        seconds: f64,
+    },
     /// Says a line (speech bubble in the preview) for `seconds`.
-    Say { text: String, seconds: f64 },
+    Say {
+        text: String,
+        seconds: f64,
+    },
     /// Writes a line to the trace; succeeds at once.
-    Log { text: String },
+    Log {
+        text: String,
+    },
     // ---- references ----
     /// Runs another tree by id, with this NPC's blackboard.
-    Subtree { tree: String },
+    Subtree {
+        tree: String,
+    },
     /// Asks the smart area the NPC stands in for a behavior (smart areas: SPEC §2).
     Request {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -54,13 +54,7 @@ impl Env for NpcHost<'_> {
                 .area
                 .and_then(|a| self.area_vars.get(a as usize))
                 .and_then(|v| v.get(s).copied())
-                .or_else(|| {
-                    self.p
-                        .area_vars
-                        .types
-                        .get(s)
-                        .map(|&t| Value::default_of(t))
-                }),
+                .or_else(|| self.p.area_vars.types.get(s).map(|&t| Value::default_of(t))),
         }
         .unwrap_or(Value::Bool(false))
     }
@@ -162,30 +156,30 @@ impl Host for NpcHost<'_> {
             }
             VarRef::Flag(s) => {
                 let b = v.as_bool();
-                if let Some(cell) = self.flags.get_mut(s as usize) {
-                    if *cell != b {
-                        *cell = b;
-                        let tick = self.tick;
-                        self.emit(TraceEvent::Flag {
-                            tick,
-                            name: s,
-                            value: b,
-                        });
-                    }
+                if let Some(cell) = self.flags.get_mut(s as usize)
+                    && *cell != b
+                {
+                    *cell = b;
+                    let tick = self.tick;
+                    self.emit(TraceEvent::Flag {
+                        tick,
+                        name: s,
+                        value: b,
+                    });
                 }
             }
             VarRef::Counter(s) => {
                 let c = v.as_i64();
-                if let Some(cell) = self.counters.get_mut(s as usize) {
-                    if *cell != c {
-                        *cell = c;
-                        let tick = self.tick;
-                        self.emit(TraceEvent::Counter {
-                            tick,
-                            name: s,
-                            value: c,
-                        });
-                    }
+                if let Some(cell) = self.counters.get_mut(s as usize)
+                    && *cell != c
+                {
+                    *cell = c;
+                    let tick = self.tick;
+                    self.emit(TraceEvent::Counter {
+                        tick,
+                        name: s,
+                        value: c,
+                    });
                 }
             }
         }
@@ -233,10 +227,10 @@ impl Host for NpcHost<'_> {
         let Some(m) = k.and_then(|k| q.remove(k)) else {
             return false;
         };
-        if let Some(slot) = sender_slot {
-            if let Some(cell) = self.npc.blackboard.get_mut(slot as usize) {
-                *cell = Value::Entity(m.from);
-            }
+        if let Some(slot) = sender_slot
+            && let Some(cell) = self.npc.blackboard.get_mut(slot as usize)
+        {
+            *cell = Value::Entity(m.from);
         }
         true
     }

@@ -346,7 +346,11 @@ fn movement(p: &Program, w: &mut World) {
                 let weight = (clear + 1.0 - dist) * 1.5;
                 // Sidestep: perpendicular to the way to the obstacle, on the target's side.
                 let side = Vec2::new(-off.y, off.x) * (1.0 / dist);
-                let s = if side.x * to.x + side.y * to.y >= 0.0 { 1.0 } else { -1.0 };
+                let s = if side.x * to.x + side.y * to.y >= 0.0 {
+                    1.0
+                } else {
+                    -1.0
+                };
                 dir = dir + (off * (1.0 / dist) + side * s) * weight;
             }
         }

@@ -166,7 +166,11 @@ impl Program {
     }
     /// The id of the tree a compiled node was written in, and the node's id there.
     pub fn node_origin(&self, tree: u32, node: usize) -> (&str, &str) {
-        match self.trees.get(tree as usize).and_then(|t| t.nodes.get(node)) {
+        match self
+            .trees
+            .get(tree as usize)
+            .and_then(|t| t.nodes.get(node))
+        {
             Some(n) => (
                 self.trees
                     .get(n.origin_tree as usize)
@@ -251,7 +255,10 @@ impl Builder<'_> {
         if finite_in(x, lo, hi) {
             x
         } else {
-            self.err(path, format!("{what} must be between {lo} and {hi}, found {x}"));
+            self.err(
+                path,
+                format!("{what} must be between {lo} and {hi}, found {x}"),
+            );
             if x.is_finite() { x.clamp(lo, hi) } else { lo }
         }
     }
@@ -267,7 +274,13 @@ impl Builder<'_> {
 
     fn world(&mut self) {
         let w = &self.pack.world;
-        self.p.dt = self.number("world.dt".into(), w.dt, 0.001, 10.0, "`dt` (seconds per tick)");
+        self.p.dt = self.number(
+            "world.dt".into(),
+            w.dt,
+            0.001,
+            10.0,
+            "`dt` (seconds per tick)",
+        );
         let min = self.point("world.bounds.min".into(), w.bounds.min);
         let max = self.point("world.bounds.max".into(), w.bounds.max);
         if !(min.x < max.x && min.y < max.y) {
@@ -300,7 +313,10 @@ impl Builder<'_> {
         for (i, o) in w.objects.iter().enumerate() {
             let path = index("world.objects", i);
             if let Some(first) = seen.get(&o.id) {
-                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", o.id));
+                self.err(
+                    key(&path, "id"),
+                    format!("duplicate id `{}` (first used at {first})", o.id),
+                );
                 continue;
             }
             seen.insert(o.id.clone(), path.clone());
@@ -308,7 +324,9 @@ impl Builder<'_> {
             let radius = self.number(key(&path, "radius"), o.radius, 0.0, 1.0e5, "`radius`");
             let kind = self.intern(&o.kind);
             let idx = self.p.objects.len() as u32;
-            self.p.entity_index.insert(o.id.clone(), EntityId::Object(idx));
+            self.p
+                .entity_index
+                .insert(o.id.clone(), EntityId::Object(idx));
             self.p.objects.push(ObjectInfo {
                 id: o.id.clone(),
                 kind,
@@ -319,7 +337,10 @@ impl Builder<'_> {
         for (i, a) in self.pack.areas.iter().enumerate() {
             let path = index("areas", i);
             if let Some(first) = seen.get(&a.id) {
-                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", a.id));
+                self.err(
+                    key(&path, "id"),
+                    format!("duplicate id `{}` (first used at {first})", a.id),
+                );
                 continue;
             }
             seen.insert(a.id.clone(), path.clone());
@@ -337,8 +358,14 @@ impl Builder<'_> {
                         self.err(key(&path, "shape"), "a polygon needs at least 3 points");
                     }
                     let mut r = Rect {
-                        min: crate::pack::Point { x: f64::MAX, y: f64::MAX },
-                        max: crate::pack::Point { x: f64::MIN, y: f64::MIN },
+                        min: crate::pack::Point {
+                            x: f64::MAX,
+                            y: f64::MAX,
+                        },
+                        max: crate::pack::Point {
+                            x: f64::MIN,
+                            y: f64::MIN,
+                        },
                     };
                     for p in pts {
                         let v = self.point(key(&path, "shape"), *p);
@@ -356,7 +383,9 @@ impl Builder<'_> {
             };
             let kinds = a.kinds.iter().map(|k| self.intern(k)).collect();
             let idx = self.p.areas.len() as u32;
-            self.p.entity_index.insert(a.id.clone(), EntityId::Area(idx));
+            self.p
+                .entity_index
+                .insert(a.id.clone(), EntityId::Area(idx));
             self.p.areas.push(AreaInfo {
                 id: a.id.clone(),
                 shape,
@@ -370,12 +399,17 @@ impl Builder<'_> {
         for (i, n) in w.npcs.iter().enumerate() {
             let path = index("world.npcs", i);
             if let Some(first) = seen.get(&n.id) {
-                self.err(key(&path, "id"), format!("duplicate id `{}` (first used at {first})", n.id));
+                self.err(
+                    key(&path, "id"),
+                    format!("duplicate id `{}` (first used at {first})", n.id),
+                );
                 continue;
             }
             seen.insert(n.id.clone(), path.clone());
             // Filled in by `npcs()`; the index is fixed now so expressions can name NPCs.
-            self.p.entity_index.insert(n.id.clone(), EntityId::Npc(npc_count));
+            self.p
+                .entity_index
+                .insert(n.id.clone(), EntityId::Npc(npc_count));
             npc_count += 1;
         }
         // Area parents (after all areas are known).
@@ -480,7 +514,10 @@ impl Builder<'_> {
                 .enumerate()
                 .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()));
         if !valid {
-            self.err(path, format!("`{name}` is not a valid variable name (letters, digits, _)"));
+            self.err(
+                path,
+                format!("`{name}` is not a valid variable name (letters, digits, _)"),
+            );
             return;
         }
         let slots = if scope == Scope::Area {
@@ -493,7 +530,10 @@ impl Builder<'_> {
             if prev != decl.ty {
                 self.err(
                     path,
-                    format!("`{name}` is declared as {} here but as {prev} elsewhere", decl.ty),
+                    format!(
+                        "`{name}` is declared as {} here but as {prev} elsewhere",
+                        decl.ty
+                    ),
                 );
             }
             return;
@@ -531,7 +571,10 @@ impl Builder<'_> {
                 }
             },
             _ => {
-                self.err(path, format!("expected {} value, found {}", ty.name(), l.describe()));
+                self.err(
+                    path,
+                    format!("expected {} value, found {}", ty.name(), l.describe()),
+                );
                 return None;
             }
         };
@@ -544,7 +587,10 @@ impl Builder<'_> {
             if let Some(first) = seen.get(t.id.as_str()) {
                 self.err(
                     key(&index("trees", ti), "id"),
-                    format!("duplicate tree id `{}` (first used at trees[{first}])", t.id),
+                    format!(
+                        "duplicate tree id `{}` (first used at trees[{first}])",
+                        t.id
+                    ),
                 );
             } else {
                 seen.insert(&t.id, ti);
@@ -573,7 +619,10 @@ impl Builder<'_> {
                     let hint = crate::pack::suggest(&n.tree, &known)
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();
-                    self.err(key(&path, "tree"), format!("unknown tree `{}`{hint}", n.tree));
+                    self.err(
+                        key(&path, "tree"),
+                        format!("unknown tree `{}`{hint}", n.tree),
+                    );
                     u32::MAX
                 }
             };

@@ -26,13 +26,38 @@ pub enum TraceEvent {
         inbox: Sym,
         message: Sym,
     },
-    Flag { tick: u64, name: u32, value: bool },
-    Counter { tick: u64, name: u32, value: i64 },
-    Say { tick: u64, npc: u32, text: Sym },
-    Animate { tick: u64, npc: u32, animation: Sym },
-    Log { tick: u64, npc: u32, text: Sym },
+    Flag {
+        tick: u64,
+        name: u32,
+        value: bool,
+    },
+    Counter {
+        tick: u64,
+        name: u32,
+        value: i64,
+    },
+    Say {
+        tick: u64,
+        npc: u32,
+        text: Sym,
+    },
+    Animate {
+        tick: u64,
+        npc: u32,
+        animation: Sym,
+    },
+    Log {
+        tick: u64,
+        npc: u32,
+        text: Sym,
+    },
     /// A tree exceeded its visit budget within one tick and was cut off.
-    Runaway { tick: u64, npc: u32, tree: u32, node: u32 },
+    Runaway {
+        tick: u64,
+        npc: u32,
+        tree: u32,
+        node: u32,
+    },
 }
 
 impl TraceEvent {
