@@ -59,6 +59,10 @@ pub trait Env {
     fn hour(&self) -> f64;
     /// In-game day counter (starts at 0 or as the pack says).
     fn day(&self) -> i64;
+    /// Whether the entity carries the tag (NPC tags, area kinds, object kinds).
+    fn has_tag(&self, _e: EntityId, _tag: Sym) -> bool {
+        false
+    }
 }
 
 /// A compile error, located in the source text.
@@ -118,6 +122,8 @@ enum ArOp {
 /// instructions coerce defensively (see `Value::as_*`) so a misbehaving `Env` cannot panic.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Op {
+    /// `has_tag("t")`: whether `self` carries the tag.
+    HasTag(Sym),
     // Leaves: push one value.
     Const(Value),
     Var(Scope, u32),
@@ -647,6 +653,7 @@ fn run<const N: usize>(code: &[Op], base: usize, env: &dyn Env) -> Value {
             Op::SelfEntity => st.push(Value::Entity(env.self_entity())),
             Op::Hour => st.push(Value::Float(env.hour())),
             Op::Day => st.push(Value::Int(env.day())),
+            Op::HasTag(t) => st.push(Value::Bool(env.has_tag(env.self_entity(), t))),
             Op::Not => st.map_top(|v| Value::Bool(!v.as_bool())),
             Op::NegI => st.map_top(|v| Value::Int(v.as_i64().wrapping_neg())),
             Op::NegF => st.map_top(|v| Value::Float(-v.as_f64())),
@@ -1042,6 +1049,7 @@ enum Func {
     Ceil,
     Sqrt,
     Entity,
+    HasTag,
 }
 
 const FUNCS: &[(&str, Func, &str)] = &[
@@ -1058,13 +1066,20 @@ const FUNCS: &[(&str, Func, &str)] = &[
     ("ceil", Func::Ceil, "ceil(x)"),
     ("sqrt", Func::Sqrt, "sqrt(x)"),
     ("entity", Func::Entity, "entity(\"id\")"),
+    ("has_tag", Func::HasTag, "has_tag(\"tag\")"),
 ];
 
 impl Func {
     fn arity(self) -> usize {
         match self {
             Func::Hour | Func::Day => 0,
-            Func::Pos | Func::Abs | Func::Floor | Func::Ceil | Func::Sqrt | Func::Entity => 1,
+            Func::Pos
+            | Func::Abs
+            | Func::Floor
+            | Func::Ceil
+            | Func::Sqrt
+            | Func::Entity
+            | Func::HasTag => 1,
             Func::Distance | Func::Vec2 | Func::Min | Func::Max => 2,
             Func::Clamp => 3,
         }
@@ -1645,13 +1660,13 @@ impl Parser<'_, '_> {
         self.enter(name_tok)?;
         let open = self.bump(); // `(`, checked by the caller
         let start = name_tok.start;
-        if f == Func::Entity {
+        if f == Func::Entity || f == Func::HasTag {
             let arg = self.bump();
             let Tk::Str(id) = &arg.kind else {
                 return Err(self.err_tok(
                     &arg,
                     format!(
-                        "`entity` needs a string literal id, e.g. entity(\"guard_2\"), found {}",
+                        "`{name}` needs a string literal, e.g. {sig}, found {}",
                         self.describe(&arg)
                     ),
                 ));
@@ -1667,6 +1682,10 @@ impl Parser<'_, '_> {
                 ));
             }
             self.leave();
+            if f == Func::HasTag {
+                let tag = self.resolver.intern(id);
+                return self.leaf(Op::HasTag(tag), Type::Bool, start, close.end());
+            }
             return match self.resolver.entity(id) {
                 Some(e) => self.leaf(
                     Op::Const(Value::Entity(e)),
@@ -1792,7 +1811,7 @@ impl Parser<'_, '_> {
                 )
             }
             // Handled above.
-            Func::Entity => (None, Type::Entity),
+            Func::Entity | Func::HasTag => (None, Type::Entity),
         };
         if let Some(op) = op {
             self.emit(op);
@@ -2176,7 +2195,7 @@ mod tests {
         err_has("day(1, 2)", "`day` takes 0 arguments");
         err_has("abs()", "`abs` takes 1 argument (abs(x)), found 0");
         err_has("distance(self)", "takes 2 arguments");
-        err_has("entity(name)", "`entity` needs a string literal id");
+        err_has("entity(name)", "`entity` needs a string literal");
         err_has("entity(\"a\", 1)", "expected `)` after the entity id");
         let e = err_has("target == entity(\"nobody\")", "unknown entity `nobody`");
         assert_eq!((e.offset, e.len), (17, 8));

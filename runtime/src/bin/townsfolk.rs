@@ -47,6 +47,9 @@ enum Command {
         /// Change nothing; exit 1 if the pack is not canonical.
         #[arg(long)]
         check: bool,
+        /// Rewrite even if the pack has unknown fields (they are dropped).
+        #[arg(long)]
+        drop_unknown: bool,
     },
     /// Print the JSON Schema of the pack format.
     Schema,
@@ -86,7 +89,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             pack,
             output,
             check,
-        } => fmt(&pack, output.as_deref(), check),
+            drop_unknown,
+        } => fmt(&pack, output.as_deref(), check, drop_unknown),
         Command::Schema => {
             print!("{}", pack::schema_string());
             Ok(ExitCode::SUCCESS)
@@ -150,7 +154,12 @@ fn validate(packs: &[PathBuf], format: Format) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn fmt(path: &Path, output: Option<&Path>, check: bool) -> anyhow::Result<ExitCode> {
+fn fmt(
+    path: &Path,
+    output: Option<&Path>,
+    check: bool,
+    drop_unknown: bool,
+) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let loaded = pack::load_bytes(&bytes);
     let Some(p) = loaded.pack.as_ref().filter(|_| !loaded.lossy) else {
@@ -161,6 +170,15 @@ fn fmt(path: &Path, output: Option<&Path>, check: bool) -> anyhow::Result<ExitCo
         );
         return Ok(ExitCode::from(1));
     };
+    if !loaded.unknown_fields.is_empty() && !check && !drop_unknown {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!(
+            "{}: not formatted: formatting would drop {} unknown field(s) listed above; fix their names or pass --drop-unknown",
+            path.display(),
+            loaded.unknown_fields.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
     let text = pack::to_canonical_string(p);
     if check {
         if text.as_bytes() == bytes.as_slice() {

@@ -11,7 +11,7 @@ fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) ->
         r#"{{"format": "townsfolk-pack", "version": 1, "name": "test",
         "world": {{"dt": 0.1, "clock": {{"start_hour": 12}},
           "objects": [{{"id": "rock", "pos": [5, 0], "radius": 0}}],
-          "npcs": [{{"id": "npc", "pos": [0, 0], "speed": 10, "tree": "t"}},
+          "npcs": [{{"id": "npc", "pos": [0, 0], "speed": 10, "tree": "t", "tags": ["hero"]}},
                    {{"id": "other", "pos": [50, 50], "speed": 0, "tree": "idle"}}]}},
         "areas": [{{"id": "zone", "shape": {{"rect": {{"min": [-1, -1], "max": [1, 1]}}}}}}],
         "trees": [{{"id": "t", "blackboard": {{{blackboard}}}, "root": {root}}},
@@ -359,6 +359,7 @@ fn leaf_conditions() {
                 {"id": "n", "type": "time_window", "from_hour": 22, "to_hour": 6}]},
             {"id": "inside", "type": "in_area", "area": "zone"},
             {"id": "expr", "type": "condition", "expr": "hour() >= 12 && distance(self, entity(\"rock\")) == 5.0"},
+            {"id": "tagged", "type": "condition", "expr": "has_tag(\"hero\") && !has_tag(\"villain\")"},
             {"id": "never", "type": "chance", "probability": 0},
             {"id": "after", "type": "set", "var": "x", "value": "1"}]}"#,
         AB,
@@ -368,6 +369,7 @@ fn leaf_conditions() {
     assert_eq!(status(&s, "night"), Status::Success);
     assert_eq!(status(&s, "inside"), Status::Success);
     assert_eq!(status(&s, "expr"), Status::Success);
+    assert_eq!(status(&s, "tagged"), Status::Success);
     assert_eq!(status(&s, "never"), Status::Failure);
     assert_eq!(var(&s, "x"), Value::Int(0));
 }

@@ -25,6 +25,8 @@ pub struct Loaded {
     /// True when some item could not be read and was left out of `pack`: saving `pack` over
     /// the file would lose it.
     pub lossy: bool,
+    /// JSON paths of unknown fields: read past (with a warning), and not kept in `pack`.
+    pub unknown_fields: Vec<String>,
 }
 
 impl Loaded {
@@ -72,6 +74,7 @@ fn fatal(d: Diagnostic) -> Loaded {
         pack: None,
         diagnostics: vec![d],
         lossy: true,
+        unknown_fields: Vec::new(),
     }
 }
 
@@ -110,6 +113,7 @@ pub fn load_str(text: &str) -> Loaded {
         pack,
         diagnostics,
         lossy: r.lossy,
+        unknown_fields: r.unknown,
     }
 }
 
@@ -122,6 +126,7 @@ pub fn check(pack: &Pack) -> Vec<Diagnostic> {
 struct Reader {
     diags: Vec<Diagnostic>,
     lossy: bool,
+    unknown: Vec<String>,
 }
 
 impl Reader {
@@ -133,6 +138,7 @@ impl Reader {
         let r: Result<T, _> = serde_path_to_error::deserialize(de);
         for u in unknown {
             let (full, field) = join(path, &u);
+            self.unknown.push(full.clone());
             self.diags.push(Diagnostic::warning(
                 full,
                 format!("unknown field `{field}` (ignored; check its spelling)"),
@@ -225,10 +231,13 @@ impl Reader {
                         pack.editor = e;
                     }
                 }
-                other => self.diags.push(Diagnostic::warning(
-                    diag::key("", other),
-                    format!("unknown section `{other}` (ignored)"),
-                )),
+                other => {
+                    self.unknown.push(diag::key("", other));
+                    self.diags.push(Diagnostic::warning(
+                        diag::key("", other),
+                        format!("unknown section `{other}` (ignored)"),
+                    ))
+                }
             }
         }
         if !obj.contains_key("name") {
@@ -409,6 +418,7 @@ impl Reader {
                         let back = serde_json::to_value(&k).unwrap_or(Value::Null);
                         for (key, val) in &rest {
                             if !val.is_null() && back.get(key).is_none() {
+                                self.unknown.push(diag::key(path, key));
                                 self.diags.push(Diagnostic::warning(
                                     diag::key(path, key),
                                     format!(
@@ -668,6 +678,10 @@ mod tests {
         assert!(d.message.contains("unknown field `secs`"), "{}", d.message);
         assert!(!l.has_errors());
         assert!(!l.lossy);
+        assert_eq!(
+            l.unknown_fields,
+            ["world.npcs[0].sped", "trees[0].root.secs"]
+        );
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub fn load_file(path: &std::path::Path) -> Loaded {
                     ),
                 )],
                 lossy: true,
+                unknown_fields: Vec::new(),
             };
         }
         _ => {}
@@ -37,6 +38,7 @@ pub fn load_file(path: &std::path::Path) -> Loaded {
             pack: None,
             diagnostics: vec![Diagnostic::error("", format!("cannot read file: {e}"))],
             lossy: true,
+            unknown_fields: Vec::new(),
         },
     }
 }

@@ -70,6 +70,26 @@ impl Env for NpcHost<'_> {
     fn day(&self) -> i64 {
         self.day
     }
+    fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
+        match e {
+            EntityId::None => false,
+            EntityId::Npc(i) => self
+                .p
+                .npcs
+                .get(i as usize)
+                .is_some_and(|n| n.tags.contains(&tag)),
+            EntityId::Object(i) => self
+                .p
+                .objects
+                .get(i as usize)
+                .is_some_and(|o| o.kind == tag),
+            EntityId::Area(i) => self
+                .p
+                .areas
+                .get(i as usize)
+                .is_some_and(|a| a.kinds.contains(&tag)),
+        }
+    }
 }
 
 impl Host for NpcHost<'_> {
