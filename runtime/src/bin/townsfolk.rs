@@ -203,6 +203,12 @@ fn simulate(
     dt: Option<f64>,
     trace: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(dt) = dt
+        && !(dt.is_finite() && (0.001..=10.0).contains(&dt))
+    {
+        eprintln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
+        return Ok(ExitCode::from(1));
+    }
     let loaded = pack::load_file(path);
     let Some(mut p) = loaded
         .pack

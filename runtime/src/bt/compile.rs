@@ -48,6 +48,15 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
         );
     }
     emit(c, &mut cx, ti, &def.root, &key(&tpath, "root"), 0, true);
+    if cx.too_big {
+        c.error(
+            key(&tpath, "root"),
+            format!(
+                "tree `{}` has more than {MAX_COMPILED_NODES} nodes once its subtrees are expanded (subtrees are copied into every tree that uses them)",
+                def.id
+            ),
+        );
+    }
     cx.tree
 }
 
@@ -85,16 +94,7 @@ fn emit<C: TreeCompiler>(
         return None;
     }
     if cx.tree.nodes.len() >= MAX_COMPILED_NODES {
-        if !cx.too_big {
-            cx.too_big = true;
-            c.error(
-                path.to_string(),
-                format!(
-                    "tree `{}` has more than {MAX_COMPILED_NODES} nodes once its subtrees are expanded",
-                    cx.tree.id
-                ),
-            );
-        }
+        cx.too_big = true;
         return None;
     }
     let idx = cx.tree.nodes.len();
@@ -116,21 +116,7 @@ fn emit<C: TreeCompiler>(
     {
         let t = tree as usize;
         if cx.stack.contains(&t) {
-            if report {
-                let mut chain: Vec<&str> = cx
-                    .stack
-                    .iter()
-                    .map(|&i| cx.pack.trees[i].id.as_str())
-                    .collect();
-                chain.push(&cx.pack.trees[t].id);
-                c.error(
-                    key(path, "tree"),
-                    format!(
-                        "subtree cycle: {} (a tree cannot contain itself)",
-                        chain.join(" → ")
-                    ),
-                );
-            }
+            // A cycle: reported once by `subtree_cycles`; never expanded.
         } else {
             cx.stack.push(t);
             let sub = &cx.pack.trees[t].root;
@@ -142,16 +128,24 @@ fn emit<C: TreeCompiler>(
         }
     }
     let arity = node.kind.arity();
+    let an = |t: &str| {
+        if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        }
+    };
+    let ty = node.kind.type_name();
     match arity {
         Arity::Leaf if !node.children.is_empty() => c.error(
             key(path, "children"),
-            format!("a `{}` node takes no children", node.kind.type_name()),
+            format!("{} `{ty}` node takes no children", an(ty)),
         ),
         Arity::One if node.children.len() != 1 => c.error(
             path.to_string(),
             format!(
-                "a `{}` decorator takes exactly one child, found {}",
-                node.kind.type_name(),
+                "{} `{ty}` decorator takes exactly one child, found {}",
+                an(ty),
                 node.children.len()
             ),
         ),
@@ -169,8 +163,8 @@ fn emit<C: TreeCompiler>(
             c.error(
                 path.to_string(),
                 format!(
-                    "a `{}` takes at most {MAX_MASK_CHILDREN} children",
-                    node.kind.type_name()
+                    "{} `{ty}` takes at most {MAX_MASK_CHILDREN} children",
+                    an(ty)
                 ),
             )
         }
@@ -524,6 +518,76 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
                 }
             }
             Op::Request
+        }
+    }
+}
+
+/// Reports every cycle of subtree references between trees (`a → b → a`), once, at the
+/// subtree node that closes it.
+pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
+    let ids: HashMap<&str, usize> = pack
+        .trees
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    // Edges: tree -> (path of the subtree node, referenced tree).
+    let mut edges: Vec<Vec<(String, usize)>> = vec![Vec::new(); pack.trees.len()];
+    for (ti, t) in pack.trees.iter().enumerate() {
+        let mut stack = vec![(&t.root, key(&index("trees", ti), "root"))];
+        while let Some((n, path)) = stack.pop() {
+            if n.disabled {
+                continue;
+            }
+            if let NodeKind::Subtree { tree } = &n.kind
+                && let Some(&to) = ids.get(tree.as_str())
+            {
+                edges[ti].push((path.clone(), to));
+            }
+            for (k, ch) in n.children.iter().enumerate().rev() {
+                stack.push((ch, index(&key(&path, "children"), k)));
+            }
+        }
+    }
+    // Iterative depth-first search; 0 = new, 1 = on the stack, 2 = done.
+    let mut color = vec![0u8; pack.trees.len()];
+    for start in 0..pack.trees.len() {
+        if color[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        color[start] = 1;
+        while let Some(top) = stack.last_mut() {
+            let (t, next) = *top;
+            if next < edges[t].len() {
+                top.1 += 1;
+                let (path, to) = edges[t][next].clone();
+                match color[to] {
+                    0 => {
+                        color[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    1 => {
+                        let from = stack.iter().position(|&(x, _)| x == to).unwrap_or(0);
+                        let mut chain: Vec<&str> = stack[from..]
+                            .iter()
+                            .map(|&(x, _)| pack.trees[x].id.as_str())
+                            .collect();
+                        chain.push(&pack.trees[to].id);
+                        c.error(
+                            key(&path, "tree"),
+                            format!(
+                                "subtree cycle: {} (a tree cannot contain itself)",
+                                chain.join(" → ")
+                            ),
+                        );
+                    }
+                    _ => {}
+                }
+            } else {
+                color[t] = 2;
+                stack.pop();
+            }
         }
     }
 }

@@ -9,7 +9,7 @@
 mod compile;
 mod tick;
 
-pub(crate) use compile::compile_tree;
+pub(crate) use compile::{compile_tree, subtree_cycles};
 pub use tick::{Host, TickOutcome, halt, tick_tree};
 
 use crate::value::Sym;

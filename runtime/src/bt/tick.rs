@@ -30,9 +30,17 @@ pub trait Host {
     fn log(&mut self, text: Sym);
     /// A request node asks its smart area for a behavior.
     fn request(&mut self, node: usize) -> Status;
-    /// Whether status changes are reported (tracing or debugging).
-    fn tracing(&self) -> bool;
-    fn status_changed(&mut self, node: usize, from: Status, to: Status);
+    /// Whether node visits are reported through `on_enter`/`on_result` (tracing or
+    /// debugging). When false the engine makes no such calls.
+    fn observing(&self) -> bool;
+    /// A node is about to be ticked.
+    fn on_enter(&mut self, node: usize);
+    /// A node returned `to` (its previous status was `from`; they may be equal).
+    fn on_result(&mut self, node: usize, from: Status, to: Status);
+    /// Whether a debugger asked to pause right here. The engine then stops at once and
+    /// unwinds without touching any more state (the tick is left half done; a debugger
+    /// re-simulates it from its start to go on).
+    fn stop_requested(&self) -> bool;
 }
 
 /// The result of one tick of a tree.
@@ -44,6 +52,8 @@ pub struct TickOutcome {
     /// Set when the visit budget ran out: the node where the tick was cut off. The tree has
     /// then been halted (reset).
     pub runaway: Option<usize>,
+    /// True when the host asked to pause: the tick stopped mid-way.
+    pub paused: bool,
 }
 
 /// Ticks a tree once from its root. `budget` caps node visits in this tick: a tree that would
@@ -59,6 +69,7 @@ pub fn tick_tree<H: Host>(
             status: Status::Failure,
             visits: 0,
             runaway: None,
+            paused: false,
         };
     }
     let mut e = Engine {
@@ -68,21 +79,25 @@ pub fn tick_tree<H: Host>(
         host,
         budget,
         runaway: None,
+        cut: false,
     };
     let status = e.run(0);
     let visits = budget - e.budget;
     let runaway = e.runaway;
+    let paused = e.cut && runaway.is_none();
     if runaway.is_some() {
+        e.cut = false;
         e.halt(0);
     }
     TickOutcome {
-        status: if runaway.is_some() {
+        status: if e.cut || runaway.is_some() {
             Status::Failure
         } else {
             status
         },
         visits,
         runaway,
+        paused,
     }
 }
 
@@ -95,6 +110,7 @@ pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize
         host,
         budget: 0,
         runaway: None,
+        cut: false,
     };
     e.halt(node);
 }
@@ -106,16 +122,30 @@ struct Engine<'a, H> {
     host: &'a mut H,
     budget: u32,
     runaway: Option<usize>,
+    /// The tick is being cut short (runaway or pause): unwind without touching state.
+    cut: bool,
+}
+
+/// Runs a child; if the tick is being cut short, returns from the calling `exec` at once.
+macro_rules! child {
+    ($e:ident, $node:expr) => {{
+        let s = $e.run($node);
+        if $e.cut {
+            return Status::Failure;
+        }
+        s
+    }};
 }
 
 impl<H: Host> Engine<'_, H> {
+    /// Sets a status outside a visit (halts), reporting changes.
     #[inline]
     fn set_status(&mut self, i: usize, s: Status) {
         let old = self.status[i];
         if old != s {
             self.status[i] = s;
-            if self.host.tracing() {
-                self.host.status_changed(i, old, s);
+            if self.host.observing() {
+                self.host.on_result(i, old, s);
             }
         }
     }
@@ -126,11 +156,30 @@ impl<H: Host> Engine<'_, H> {
             if self.runaway.is_none() {
                 self.runaway = Some(i);
             }
+            self.cut = true;
             return Status::Failure;
         }
         self.budget -= 1;
+        let observing = self.host.observing();
+        if observing {
+            self.host.on_enter(i);
+            if self.host.stop_requested() {
+                self.cut = true;
+                return Status::Failure;
+            }
+        }
         let s = self.exec(i);
-        self.set_status(i, s);
+        if self.cut {
+            return Status::Failure;
+        }
+        let old = self.status[i];
+        self.status[i] = s;
+        if observing {
+            self.host.on_result(i, old, s);
+            if self.host.stop_requested() {
+                self.cut = true;
+            }
+        }
         s
     }
 
@@ -170,7 +219,7 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: false } => {
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match self.run(tree.child(i, k)) {
+                    match child!(self, tree.child(i, k)) {
                         Status::Success => k += 1,
                         Status::Running => {
                             self.state[i] = k as u64;
@@ -181,9 +230,6 @@ impl<H: Host> Engine<'_, H> {
                             return Status::Failure;
                         }
                     }
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
                 }
                 self.state[i] = 0;
                 Status::Success
@@ -191,7 +237,7 @@ impl<H: Host> Engine<'_, H> {
             Op::Selector { reactive: false } => {
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match self.run(tree.child(i, k)) {
+                    match child!(self, tree.child(i, k)) {
                         Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
                             self.state[i] = k as u64;
@@ -202,9 +248,6 @@ impl<H: Host> Engine<'_, H> {
                             return Status::Success;
                         }
                     }
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
                 }
                 self.state[i] = 0;
                 Status::Failure
@@ -213,10 +256,7 @@ impl<H: Host> Engine<'_, H> {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
                 for k in 0..count {
-                    let s = self.run(tree.child(i, k));
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
+                    let s = child!(self, tree.child(i, k));
                     match s {
                         Status::Success => {}
                         Status::Running => {
@@ -241,10 +281,7 @@ impl<H: Host> Engine<'_, H> {
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
                 for k in 0..count {
-                    let s = self.run(tree.child(i, k));
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
+                    let s = child!(self, tree.child(i, k));
                     match s {
                         Status::Failure | Status::Idle => {}
                         Status::Running => {
@@ -275,10 +312,7 @@ impl<H: Host> Engine<'_, H> {
                     if done & (1 << k) != 0 {
                         continue;
                     }
-                    let s = self.run(tree.child(i, k));
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
+                    let s = child!(self, tree.child(i, k));
                     match s {
                         Status::Success => {
                             done |= 1 << k;
@@ -337,10 +371,7 @@ impl<H: Host> Engine<'_, H> {
                         };
                         cur = k + 1;
                     }
-                    let s = self.run(tree.child(i, cur - 1));
-                    if self.runaway.is_some() {
-                        return Status::Failure;
-                    }
+                    let s = child!(self, tree.child(i, cur - 1));
                     match s {
                         Status::Running => {
                             self.state[i] = ((cur as u64) << 32) | tried as u64;
@@ -356,24 +387,21 @@ impl<H: Host> Engine<'_, H> {
                     }
                 }
             }
-            Op::Inverter => match self.run(tree.child(i, 0)) {
+            Op::Inverter => match child!(self, tree.child(i, 0)) {
                 Status::Success => Status::Failure,
                 Status::Failure => Status::Success,
                 s => s,
             },
-            Op::ForceSuccess => match self.run(tree.child(i, 0)) {
+            Op::ForceSuccess => match child!(self, tree.child(i, 0)) {
                 Status::Running => Status::Running,
                 _ => Status::Success,
             },
-            Op::ForceFailure => match self.run(tree.child(i, 0)) {
+            Op::ForceFailure => match child!(self, tree.child(i, 0)) {
                 Status::Running => Status::Running,
                 _ => Status::Failure,
             },
             &Op::Repeat { times } => loop {
-                let s = self.run(tree.child(i, 0));
-                if self.runaway.is_some() {
-                    return Status::Failure;
-                }
+                let s = child!(self, tree.child(i, 0));
                 match s {
                     Status::Success => {
                         self.state[i] += 1;
@@ -390,10 +418,7 @@ impl<H: Host> Engine<'_, H> {
                 }
             },
             &Op::Retry { times } => loop {
-                let s = self.run(tree.child(i, 0));
-                if self.runaway.is_some() {
-                    return Status::Failure;
-                }
+                let s = child!(self, tree.child(i, 0));
                 match s {
                     Status::Failure | Status::Idle => {
                         self.state[i] += 1;
@@ -417,7 +442,7 @@ impl<H: Host> Engine<'_, H> {
                 if last != 0 && now < last - 1 + ticks && self.status[child] != Status::Running {
                     return Status::Failure;
                 }
-                let s = self.run(child);
+                let s = child!(self, child);
                 if s != Status::Running {
                     self.state[i] = now + 1;
                 }
@@ -434,7 +459,7 @@ impl<H: Host> Engine<'_, H> {
                     self.state[i] = 0;
                     return Status::Failure;
                 }
-                let s = self.run(tree.child(i, 0));
+                let s = child!(self, tree.child(i, 0));
                 if s != Status::Running {
                     self.state[i] = 0;
                 }
@@ -442,7 +467,7 @@ impl<H: Host> Engine<'_, H> {
             }
             &Op::Guard { cond } => {
                 if self.host.eval_bool(cond) {
-                    self.run(tree.child(i, 0))
+                    child!(self, tree.child(i, 0))
                 } else {
                     self.halt_child(i, 0);
                     Status::Failure
@@ -506,7 +531,7 @@ impl<H: Host> Engine<'_, H> {
                 if count == 0 {
                     Status::Failure
                 } else {
-                    self.run(tree.child(i, 0))
+                    child!(self, tree.child(i, 0))
                 }
             }
             Op::Request => self.host.request(i),

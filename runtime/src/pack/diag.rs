@@ -129,13 +129,13 @@ pub fn index(path: &str, i: usize) -> String {
     p
 }
 
-/// Finds the 1-based line and column where the values at the given JSON paths start, in one
-/// pass over the text. Paths not found are absent from the result. Never panics, even on
-/// malformed text (it then finds what it can).
+/// Finds the 1-based line and column (and byte offset) where the values at the given JSON
+/// paths start, in one pass over the text. Paths not found are absent from the result. Never
+/// panics, even on malformed text (it then finds what it can).
 pub fn locate(
     text: &str,
     wanted: &std::collections::HashSet<String>,
-) -> std::collections::HashMap<String, (u32, u32)> {
+) -> std::collections::HashMap<String, (u32, u32, usize)> {
     let mut found = std::collections::HashMap::new();
     if wanted.is_empty() {
         return found;
@@ -231,7 +231,7 @@ pub fn locate(
         }
         // A value starts here.
         if wanted.contains(&path) {
-            found.entry(path.clone()).or_insert((line, col));
+            found.entry(path.clone()).or_insert((line, col, i));
             if found.len() == wanted.len() {
                 return found;
             }
@@ -299,10 +299,10 @@ pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
         // Fall back to the nearest enclosing path that was found.
         let mut p = d.path.as_str();
         loop {
-            if let Some(&(l, c)) = found.get(p) {
+            if let Some(&(l, c, at)) = found.get(p) {
                 d.line = Some(l);
-                d.column = Some(if p.len() == d.path.len() {
-                    c + d.inner_column
+                d.column = Some(if p.len() == d.path.len() && d.inner_column > 0 {
+                    c + raw_columns(text, at, d.inner_column - 1) + 1
                 } else {
                     c
                 });
@@ -320,6 +320,43 @@ pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
     }
 }
 
+/// How many source characters the first `decoded` characters of the JSON string starting at
+/// byte `at` (its opening quote) take, escapes counted as written.
+fn raw_columns(text: &str, at: usize, decoded: u32) -> u32 {
+    let Some(rest) = text.get(at + 1..) else {
+        return decoded;
+    };
+    let mut chars = rest.chars();
+    let mut raw = 0u32;
+    let mut seen = 0u32;
+    while seen < decoded {
+        match chars.next() {
+            None | Some('"') => break,
+            Some('\\') => {
+                raw += 1;
+                match chars.next() {
+                    Some('u') => {
+                        let hex: String = chars.by_ref().take(4).collect();
+                        raw += 1 + hex.chars().count() as u32;
+                        // A surrogate pair is one character written as two escapes.
+                        if u32::from_str_radix(&hex, 16)
+                            .is_ok_and(|h| (0xD800..0xDC00).contains(&h))
+                        {
+                            let low: String = chars.by_ref().take(6).collect();
+                            raw += low.chars().count() as u32;
+                        }
+                    }
+                    Some(_) => raw += 1,
+                    None => break,
+                }
+            }
+            Some(_) => raw += 1,
+        }
+        seen += 1;
+    }
+    raw
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,12 +369,13 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let f = locate(text, &wanted);
-        assert_eq!(f[""], (1, 1));
-        assert_eq!(f["a"], (2, 8));
-        assert_eq!(f["a[0]"], (2, 9));
-        assert_eq!(f["a[1]"], (2, 12));
-        assert_eq!(f["a[1].b"], (2, 18));
-        assert_eq!(f["[\"odd key\"].c"], (3, 20));
+        let lc = |p: &str| (f[p].0, f[p].1);
+        assert_eq!(lc(""), (1, 1));
+        assert_eq!(lc("a"), (2, 8));
+        assert_eq!(lc("a[0]"), (2, 9));
+        assert_eq!(lc("a[1]"), (2, 12));
+        assert_eq!(lc("a[1].b"), (2, 18));
+        assert_eq!(lc("[\"odd key\"].c"), (3, 20));
     }
 
     #[test]
@@ -354,6 +392,16 @@ mod tests {
         ] {
             let _ = locate(t, &wanted);
         }
+    }
+
+    #[test]
+    fn columns_inside_strings_count_escapes_as_written() {
+        let text = r#"{"e": "a \"b\" \u00e9\ud83d\ude00 >"}"#;
+        // Decoded: `a "b" é😀 >`; `>` is the 10th decoded character (offset 9).
+        let mut d = vec![Diagnostic::error("e", "m").inside(9)];
+        locate_all(text, &mut d);
+        let col = text.find('>').map(|b| text[..b].chars().count() as u32 + 1);
+        assert_eq!(d[0].column, col);
     }
 
     #[test]

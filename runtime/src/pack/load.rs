@@ -48,7 +48,7 @@ pub fn load_bytes(bytes: &[u8]) -> Loaded {
         ));
     }
     match std::str::from_utf8(bytes) {
-        Ok(text) => load_str(text),
+        Ok(text) => load_str(text.strip_prefix('\u{feff}').unwrap_or(text)),
         Err(e) => {
             let ok = &bytes[..e.valid_up_to()];
             let line = ok.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
@@ -69,7 +69,10 @@ pub fn load_bytes(bytes: &[u8]) -> Loaded {
     }
 }
 
-fn fatal(d: Diagnostic) -> Loaded {
+fn fatal(mut d: Diagnostic) -> Loaded {
+    if d.line.is_none() {
+        d = d.at(1, 1);
+    }
     Loaded {
         pack: None,
         diagnostics: vec![d],
@@ -80,6 +83,8 @@ fn fatal(d: Diagnostic) -> Loaded {
 
 /// Loads a pack from text: structure, unknown fields, then semantic checks.
 pub fn load_str(text: &str) -> Loaded {
+    // A byte order mark, as some editors write, is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > MAX_PACK_BYTES {
         return load_bytes(text.as_bytes());
     }
@@ -431,14 +436,13 @@ impl Reader {
                         Some(k)
                     }
                     Err(e) => {
-                        let inner = e.path().to_string();
-                        let p = if inner == "." {
-                            path.to_string()
-                        } else {
-                            join(path, &inner).0
+                        let msg = e.inner().to_string();
+                        let p = match e.path().to_string().as_str() {
+                            "." => culprit(&rest, &msg)
+                                .map_or_else(|| path.to_string(), |k| diag::key(path, &k)),
+                            inner => join(path, inner).0,
                         };
-                        self.diags
-                            .push(Diagnostic::error(p, clean_msg(&e.inner().to_string())));
+                        self.diags.push(Diagnostic::error(p, clean_msg(&msg)));
                         None
                     }
                 }
@@ -493,6 +497,20 @@ impl Reader {
             }
         }
     }
+}
+
+/// Which parameter of a node made its deserialization fail: serde reports errors inside an
+/// internally tagged enum without a path, so try again without each parameter and see which
+/// one changes the error. Only runs on errors.
+fn culprit(params: &Map<String, Value>, msg: &str) -> Option<String> {
+    params.keys().filter(|k| *k != "type").find_map(|k| {
+        let mut without = params.clone();
+        without.remove(k);
+        match serde_json::from_value::<NodeKind>(Value::Object(without)) {
+            Err(e) if e.to_string() == msg => None,
+            _ => Some(k.clone()),
+        }
+    })
 }
 
 /// Joins an item path with a path inside it as printed by serde_path_to_error/serde_ignored

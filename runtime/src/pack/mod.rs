@@ -18,14 +18,17 @@ pub fn load_file(path: &std::path::Path) -> Loaded {
         Ok(m) if m.len() > MAX_PACK_BYTES as u64 => {
             return Loaded {
                 pack: None,
-                diagnostics: vec![Diagnostic::error(
-                    "",
-                    format!(
-                        "file is {:.1} MiB; packs are limited to {} MiB",
-                        m.len() as f64 / (1024.0 * 1024.0),
-                        MAX_PACK_BYTES / (1024 * 1024)
-                    ),
-                )],
+                diagnostics: vec![
+                    Diagnostic::error(
+                        "",
+                        format!(
+                            "file is {:.1} MiB; packs are limited to {} MiB",
+                            m.len() as f64 / (1024.0 * 1024.0),
+                            MAX_PACK_BYTES / (1024 * 1024)
+                        ),
+                    )
+                    .at(1, 1),
+                ],
                 lossy: true,
                 unknown_fields: Vec::new(),
             };
@@ -36,7 +39,7 @@ pub fn load_file(path: &std::path::Path) -> Loaded {
         Ok(bytes) => load_bytes(&bytes),
         Err(e) => Loaded {
             pack: None,
-            diagnostics: vec![Diagnostic::error("", format!("cannot read file: {e}"))],
+            diagnostics: vec![Diagnostic::error("", format!("cannot read file: {e}")).at(1, 1)],
             lossy: true,
             unknown_fields: Vec::new(),
         },

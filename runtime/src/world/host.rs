@@ -283,18 +283,25 @@ impl Host for NpcHost<'_> {
         Status::Failure
     }
     #[inline]
-    fn tracing(&self) -> bool {
+    fn observing(&self) -> bool {
         self.trace.is_some()
     }
-    fn status_changed(&mut self, node: usize, from: Status, to: Status) {
-        let (tick, npc, tree) = (self.tick, self.me, self.tree);
-        self.emit(TraceEvent::Status {
-            tick,
-            npc,
-            tree,
-            node: node as u32,
-            from,
-            to,
-        });
+    fn on_enter(&mut self, _node: usize) {}
+    fn on_result(&mut self, node: usize, from: Status, to: Status) {
+        if from != to {
+            let (tick, npc, tree) = (self.tick, self.me, self.tree);
+            self.emit(TraceEvent::Status {
+                tick,
+                npc,
+                tree,
+                node: node as u32,
+                from,
+                to,
+            });
+        }
+    }
+    #[inline]
+    fn stop_requested(&self) -> bool {
+        false
     }
 }

@@ -240,6 +240,15 @@ impl Resolver for Builder<'_> {
     }
 }
 
+/// A number as people read it: `1e300`, not three hundred digits.
+pub(crate) fn short(x: f64) -> String {
+    if x != 0.0 && (x.abs() >= 1e9 || x.abs() < 1e-4) && x.is_finite() {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 fn finite_in(x: f64, lo: f64, hi: f64) -> bool {
     x.is_finite() && x >= lo && x <= hi
 }
@@ -257,7 +266,12 @@ impl Builder<'_> {
         } else {
             self.err(
                 path,
-                format!("{what} must be between {lo} and {hi}, found {x}"),
+                format!(
+                    "{what} must be between {} and {}, found {}",
+                    short(lo),
+                    short(hi),
+                    short(x)
+                ),
             );
             if x.is_finite() { x.clamp(lo, hi) } else { lo }
         }
@@ -597,8 +611,9 @@ impl Builder<'_> {
                 self.p.tree_index.insert(t.id.clone(), ti as u32);
             }
         }
+        let pack = self.pack;
+        bt::subtree_cycles(self, pack);
         for ti in 0..self.pack.trees.len() {
-            let pack = self.pack;
             let tree = bt::compile_tree(self, pack, ti);
             self.p.trees.push(tree);
         }
