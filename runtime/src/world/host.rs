@@ -3,12 +3,13 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use super::probe::{self, DebugEvent, Probe};
 use super::{MAX_INBOX, Message, Npc, Program, TraceEvent};
 use crate::bt::{ExprId, Host, Recipient, Status, Target, VarRef};
 use crate::expr::{Env, Scope};
 use crate::value::{EntityId, Sym, Value, Vec2};
 
-pub(super) struct NpcHost<'a> {
+pub(super) struct NpcHost<'a, 'p> {
     pub p: &'a Program,
     pub me: u32,
     pub npc: &'a mut Npc,
@@ -23,40 +24,45 @@ pub(super) struct NpcHost<'a> {
     pub day: i64,
     pub trace: Option<&'a mut Vec<super::TraceEvent>>,
     pub tree: u32,
+    /// A debugger watching this tick, and whether it asked to pause.
+    pub probe: Option<&'a mut (dyn Probe + 'p)>,
+    pub stop: bool,
 }
 
-impl NpcHost<'_> {
+impl NpcHost<'_, '_> {
     fn position_of(&self, e: EntityId) -> Option<Vec2> {
-        match e {
-            EntityId::None => None,
-            EntityId::Npc(i) => self.pos.get(i as usize).copied(),
-            EntityId::Object(i) => self.p.objects.get(i as usize).map(|o| o.pos),
-            EntityId::Area(i) => self.p.areas.get(i as usize).map(|a| a.center()),
-        }
+        probe::position_of(self.p, self.pos, e)
     }
-    fn emit(&mut self, ev: TraceEvent) {
+    pub(super) fn emit(&mut self, ev: TraceEvent) {
         if let Some(t) = self.trace.as_deref_mut() {
             t.push(ev);
         }
+        self.probe_event(&DebugEvent::Trace(&ev));
+    }
+    /// Shows an event to the debugger, if one watches; it may ask to pause.
+    fn probe_event(&mut self, ev: &DebugEvent<'_>) {
+        if let Some(probe) = self.probe.take() {
+            if probe.event(ev, Some(&*self)) {
+                self.stop = true;
+            }
+            self.probe = Some(probe);
+        }
     }
 }
 
-impl Env for NpcHost<'_> {
+impl Env for NpcHost<'_, '_> {
     #[inline]
     fn var(&self, scope: Scope, slot: u32) -> Value {
-        let s = slot as usize;
-        match scope {
-            Scope::Blackboard => self.npc.blackboard.get(s).copied(),
-            Scope::Flag => self.flags.get(s).map(|&b| Value::Bool(b)),
-            Scope::Counter => self.counters.get(s).map(|&c| Value::Int(c)),
-            Scope::Area => self
-                .npc
-                .area
-                .and_then(|a| self.area_vars.get(a as usize))
-                .and_then(|v| v.get(s).copied())
-                .or_else(|| self.p.area_vars.types.get(s).map(|&t| Value::default_of(t))),
-        }
-        .unwrap_or(Value::Bool(false))
+        probe::read_var(
+            self.p,
+            self.flags,
+            self.counters,
+            self.area_vars,
+            &self.npc.blackboard,
+            self.npc.area,
+            scope,
+            slot,
+        )
     }
     fn self_entity(&self) -> EntityId {
         EntityId::Npc(self.me)
@@ -71,28 +77,11 @@ impl Env for NpcHost<'_> {
         self.day
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
-        match e {
-            EntityId::None => false,
-            EntityId::Npc(i) => self
-                .p
-                .npcs
-                .get(i as usize)
-                .is_some_and(|n| n.tags.contains(&tag)),
-            EntityId::Object(i) => self
-                .p
-                .objects
-                .get(i as usize)
-                .is_some_and(|o| o.kind == tag),
-            EntityId::Area(i) => self
-                .p
-                .areas
-                .get(i as usize)
-                .is_some_and(|a| a.kinds.contains(&tag)),
-        }
+        probe::has_tag(self.p, e, tag)
     }
 }
 
-impl Host for NpcHost<'_> {
+impl Host for NpcHost<'_, '_> {
     #[inline]
     fn now(&self) -> u64 {
         self.tick
@@ -167,11 +156,22 @@ impl Host for NpcHost<'_> {
         match var {
             VarRef::Blackboard(s) => {
                 if let Some(cell) = self.npc.blackboard.get_mut(s as usize) {
+                    let old = *cell;
                     // Ints assigned to float variables are widened.
-                    *cell = match (*cell, v) {
+                    *cell = match (old, v) {
                         (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
                         _ => v,
                     };
+                    let new = *cell;
+                    if self.probe.is_some() && old != new {
+                        let npc = self.me;
+                        self.probe_event(&DebugEvent::VarChanged {
+                            npc,
+                            slot: s,
+                            old,
+                            new,
+                        });
+                    }
                 }
             }
             VarRef::Flag(s) => {
@@ -250,7 +250,17 @@ impl Host for NpcHost<'_> {
         if let Some(slot) = sender_slot
             && let Some(cell) = self.npc.blackboard.get_mut(slot as usize)
         {
+            let old = *cell;
             *cell = Value::Entity(m.from);
+            if self.probe.is_some() && old != *cell {
+                let (npc, new) = (self.me, *cell);
+                self.probe_event(&DebugEvent::VarChanged {
+                    npc,
+                    slot,
+                    old,
+                    new,
+                });
+            }
         }
         true
     }
@@ -284,14 +294,34 @@ impl Host for NpcHost<'_> {
     }
     #[inline]
     fn observing(&self) -> bool {
-        self.trace.is_some()
+        self.trace.is_some() || self.probe.is_some()
     }
-    fn on_enter(&mut self, _node: usize) {}
+    fn on_enter(&mut self, node: usize) {
+        if self.probe.is_some() {
+            let (npc, tree) = (self.me, self.tree);
+            self.probe_event(&DebugEvent::Enter {
+                npc,
+                tree,
+                node: node as u32,
+            });
+        }
+    }
     fn on_result(&mut self, node: usize, from: Status, to: Status) {
-        if from != to {
-            let (tick, npc, tree) = (self.tick, self.me, self.tree);
-            self.emit(TraceEvent::Status {
+        let (tick, npc, tree) = (self.tick, self.me, self.tree);
+        if from != to
+            && let Some(t) = self.trace.as_deref_mut()
+        {
+            t.push(TraceEvent::Status {
                 tick,
+                npc,
+                tree,
+                node: node as u32,
+                from,
+                to,
+            });
+        }
+        if self.probe.is_some() {
+            self.probe_event(&DebugEvent::Result {
                 npc,
                 tree,
                 node: node as u32,
@@ -302,6 +332,6 @@ impl Host for NpcHost<'_> {
     }
     #[inline]
     fn stop_requested(&self) -> bool {
-        false
+        self.stop
     }
 }

@@ -7,6 +7,7 @@
 
 mod hash;
 mod host;
+pub mod probe;
 pub mod program;
 mod trace;
 
@@ -19,6 +20,7 @@ use rand_chacha::rand_core::SeedableRng;
 use crate::bt::{self, Instance, Status};
 use crate::pack::{Diagnostic, Pack};
 use crate::value::{EntityId, Sym, Value, Vec2};
+pub use probe::{DebugEvent, Probe, WorldEnv};
 pub use program::Program;
 pub use trace::TraceEvent;
 
@@ -48,6 +50,8 @@ pub struct Npc {
     pub inboxes: Vec<(Sym, VecDeque<Message>)>,
     /// Innermost area it stands in.
     pub area: Option<u32>,
+    /// Every area it stands in, by index, sorted.
+    pub areas: Vec<u32>,
     /// Status its tree returned on the last tick.
     pub last_status: Status,
 }
@@ -112,6 +116,7 @@ impl Session {
                     show: None,
                     inboxes: n.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
                     area: None,
+                    areas: Vec::new(),
                     last_status: Status::Idle,
                 }
             })
@@ -131,7 +136,11 @@ impl Session {
         let n = world.npcs.len();
         clock(p, &mut world);
         for i in 0..n {
-            world.npcs[i].area = innermost_area(p, world.pos[i]);
+            let at = world.pos[i];
+            world.npcs[i].area = innermost_area(p, at);
+            world.npcs[i].areas = (0..p.areas.len() as u32)
+                .filter(|&a| p.areas[a as usize].contains(at))
+                .collect();
         }
         Session {
             program,
@@ -189,12 +198,33 @@ impl Session {
 
     /// Runs one fixed-step tick.
     pub fn step(&mut self) {
+        self.step_with(None);
+    }
+
+    /// Runs one tick while a probe watches every event; returns false if the probe paused
+    /// it. A paused tick is left half done (the world is then only for looking at): a
+    /// debugger re-runs the tick from a snapshot of its start to go on.
+    pub fn step_probed(&mut self, probe: &mut dyn Probe) -> bool {
+        self.step_with(Some(probe))
+    }
+
+    fn step_with(&mut self, mut probe: Option<&mut (dyn Probe + '_)>) -> bool {
         let p: &Program = &self.program;
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
         // NPC trees, in pack order.
         for i in 0..w.npcs.len() {
+            if let Some(pr) = probe.as_deref_mut() {
+                let env = WorldEnv {
+                    program: p,
+                    world: w,
+                    npc: i as u32,
+                };
+                if pr.event(&DebugEvent::NpcStart { npc: i as u32 }, Some(&env)) {
+                    return false;
+                }
+            }
             let npc = &mut w.npcs[i];
             let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
                 continue;
@@ -219,19 +249,19 @@ impl Session {
                     None
                 },
                 tree: inst.tree,
+                probe: probe.as_deref_mut(),
+                stop: false,
             };
             let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
             if let Some(node) = out.runaway {
                 let (tid, nid) = p.node_origin(inst.tree, node);
                 let (tid, nid) = (tid.to_string(), nid.to_string());
-                if let Some(t) = h.trace.as_deref_mut() {
-                    t.push(TraceEvent::Runaway {
-                        tick: w.tick,
-                        npc: i as u32,
-                        tree: inst.tree,
-                        node: node as u32,
-                    });
-                }
+                h.emit(TraceEvent::Runaway {
+                    tick: w.tick,
+                    npc: i as u32,
+                    tree: inst.tree,
+                    node: node as u32,
+                });
                 if !self.runaway_reported[i] {
                     self.runaway_reported[i] = true;
                     self.problems.push(format!(
@@ -240,11 +270,22 @@ impl Session {
                     ));
                 }
             }
+            let stopped = h.stop;
             let npc = &mut w.npcs[i];
             npc.instance = inst;
+            if out.paused || stopped {
+                return false;
+            }
             npc.last_status = out.status;
         }
-        movement(p, w);
+        let trace = if self.tracing {
+            Some(&mut self.trace)
+        } else {
+            None
+        };
+        if !movement(p, w, trace, probe) {
+            return false;
+        }
         // Deliver this tick's messages.
         for (to, inbox, m) in w.outbox.drain(..) {
             if let Some(npc) = w.npcs.get_mut(to as usize) {
@@ -262,6 +303,7 @@ impl Session {
                 q.push_back(m);
             }
         }
+        true
     }
 
     /// Runs `n` ticks.
@@ -318,7 +360,12 @@ fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
 
 /// Moves every walking NPC one step: seek the target, steer around static obstacles, stay
 /// in bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
-fn movement(p: &Program, w: &mut World) {
+fn movement(
+    p: &Program,
+    w: &mut World,
+    mut trace: Option<&mut Vec<TraceEvent>>,
+    mut probe: Option<&mut (dyn Probe + '_)>,
+) -> bool {
     let b = p.bounds;
     for i in 0..w.npcs.len() {
         let Some(target) = w.npcs[i].target else {
@@ -375,7 +422,49 @@ fn movement(p: &Program, w: &mut World) {
         np.y = np.y.clamp(b.min.y, b.max.y);
         w.pos[i] = np;
         w.npcs[i].area = innermost_area(p, np);
+        // Areas entered and left, by area index: exits first.
+        let mut k = 0;
+        while k < p.areas.len() {
+            let inside = p.areas[k].contains(np);
+            let was = w.npcs[i].areas.binary_search(&(k as u32));
+            let ev = match (inside, was) {
+                (true, Err(at)) => {
+                    w.npcs[i].areas.insert(at, k as u32);
+                    Some(TraceEvent::Enter {
+                        tick: w.tick,
+                        npc: i as u32,
+                        area: k as u32,
+                    })
+                }
+                (false, Ok(at)) => {
+                    w.npcs[i].areas.remove(at);
+                    Some(TraceEvent::Exit {
+                        tick: w.tick,
+                        npc: i as u32,
+                        area: k as u32,
+                    })
+                }
+                _ => None,
+            };
+            if let Some(ev) = ev {
+                if let Some(t) = trace.as_deref_mut() {
+                    t.push(ev);
+                }
+                if let Some(pr) = probe.as_deref_mut() {
+                    let env = WorldEnv {
+                        program: p,
+                        world: w,
+                        npc: i as u32,
+                    };
+                    if pr.event(&DebugEvent::Trace(&ev), Some(&env)) {
+                        return false;
+                    }
+                }
+            }
+            k += 1;
+        }
     }
+    true
 }
 
 #[cfg(test)]

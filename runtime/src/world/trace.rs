@@ -58,6 +58,10 @@ pub enum TraceEvent {
         tree: u32,
         node: u32,
     },
+    /// An NPC walked into an area.
+    Enter { tick: u64, npc: u32, area: u32 },
+    /// An NPC walked out of an area.
+    Exit { tick: u64, npc: u32, area: u32 },
 }
 
 impl TraceEvent {
@@ -70,7 +74,9 @@ impl TraceEvent {
             | TraceEvent::Say { tick, .. }
             | TraceEvent::Animate { tick, .. }
             | TraceEvent::Log { tick, .. }
-            | TraceEvent::Runaway { tick, .. } => tick,
+            | TraceEvent::Runaway { tick, .. }
+            | TraceEvent::Enter { tick, .. }
+            | TraceEvent::Exit { tick, .. } => tick,
         }
     }
 }
@@ -126,6 +132,10 @@ pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
             let (t, id) = p.node_origin(tree, node as usize);
             json!({"tick": tick, "kind": "runaway", "npc": npc(p, n), "tree": t, "node": id})
         }
+        TraceEvent::Enter { tick, npc: n, area } => json!({"tick": tick, "kind": "enter",
+            "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
+        TraceEvent::Exit { tick, npc: n, area } => json!({"tick": tick, "kind": "exit",
+            "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
     };
     v.to_string()
 }

@@ -1,0 +1,191 @@
+//! UI tests of the editor on the bundled sample pack, driven through egui_kittest.
+//!
+//! The preview keeps requesting repaints while it plays, so these tests use
+//! `run_steps(n)`, never `run()`.
+
+use egui::Key;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use townsfolk_editor::{DEFAULT_PACK, EditorApp};
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(|_cc| app)
+}
+
+fn has_label_containing(h: &Harness<'_, EditorApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+#[test]
+fn sample_opens_clean_and_lists_its_assets() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.run_steps(3);
+    assert_eq!(h.state().error_count(), 0, "{:#?}", h.state().diagnostics());
+    h.get_by_label_contains("0 errors");
+    assert!(
+        h.state().session().is_some(),
+        "the sample should start a preview"
+    );
+
+    let pack = h.state().pack().expect("sample pack").clone();
+    assert!(!pack.trees.is_empty());
+    for tree in &pack.trees {
+        let header = match &tree.name {
+            Some(name) => format!("{} — {}", tree.id, name),
+            None => tree.id.clone(),
+        };
+        assert!(
+            h.query_all_by_label(&header).next().is_some(),
+            "tree `{}` missing from the Assets panel",
+            tree.id
+        );
+    }
+    for npc in &pack.world.npcs {
+        h.get_by_label(&format!("{}  ·  {}", npc.id, npc.tree));
+    }
+    // The first tree is expanded: its root node's id is listed.
+    let first_root = &pack.trees[0].root.id;
+    assert!(has_label_containing(&h, first_root));
+}
+
+#[test]
+fn preview_runs_on_start_and_space_pauses() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.run_steps(10);
+    assert!(h.state().is_playing());
+    let t0 = h.state().tick().expect("running");
+    assert!(t0 > 0, "the preview should be running on start");
+    h.get_by_label("⏸ Pause");
+
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    assert!(!h.state().is_playing());
+    let paused_at = h.state().tick().expect("running");
+    h.run_steps(20);
+    assert_eq!(
+        h.state().tick(),
+        Some(paused_at),
+        "paused preview must not advance"
+    );
+    h.get_by_label("▶ Play");
+    h.get_by_label_contains(&format!("tick {paused_at}"));
+
+    h.key_press(Key::Space);
+    h.run_steps(10);
+    assert!(h.state().is_playing());
+    assert!(h.state().tick().expect("running") > paused_at);
+}
+
+#[test]
+fn step_advances_exactly_one_tick_and_reset_goes_back_to_zero() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.run_steps(5);
+    h.key_press(Key::Space);
+    h.run_steps(1);
+    let t = h.state().tick().expect("running");
+
+    h.key_press(Key::Period);
+    h.run_steps(3);
+    assert_eq!(h.state().tick(), Some(t + 1));
+
+    h.key_press(Key::ArrowRight);
+    h.run_steps(3);
+    assert_eq!(h.state().tick(), Some(t + 2));
+
+    h.get_by_label("⏭ Step").click();
+    h.run_steps(3);
+    assert_eq!(h.state().tick(), Some(t + 3));
+    assert!(!h.state().is_playing(), "stepping pauses");
+
+    h.key_press(Key::R);
+    h.run_steps(2);
+    assert_eq!(h.state().tick(), Some(0));
+    h.get_by_label_contains("tick 0");
+}
+
+#[test]
+fn top_bar_shows_the_world_hash_and_it_is_deterministic() {
+    let mut a = harness(EditorApp::with_default_pack());
+    let mut b = EditorApp::with_default_pack();
+    a.key_press(Key::Space);
+    a.run_steps(2);
+    a.state_mut().reset();
+    for _ in 0..50 {
+        a.state_mut().step_once();
+        b.step_once();
+    }
+    a.run_steps(2);
+    let hash = a.state().session().expect("running").hash();
+    assert_eq!(hash, b.session().expect("running").hash());
+    a.get_by_label(&format!("hash {hash:016x}"));
+    a.get_by_label("tick 50");
+}
+
+#[test]
+fn selecting_an_npc_in_the_list_fills_the_inspector() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.run_steps(3);
+    h.get_by_label("merchant  ·  merchant").click();
+    h.run_steps(3);
+    assert_eq!(h.state().selected_npc(), Some("merchant"));
+    assert!(has_label_containing(&h, "Tree merchant (live)"));
+    assert!(has_label_containing(&h, "Blackboard"));
+    assert!(has_label_containing(&h, "Inboxes"));
+    assert!(has_label_containing(&h, "flags.alarm"));
+}
+
+#[test]
+fn clicking_an_npc_in_the_preview_selects_it() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.key_press(Key::Space);
+    h.run_steps(3);
+    assert_ne!(h.state().selected_npc(), Some("cat"));
+    let at = h.state().npc_screen_pos("cat").expect("cat is drawn");
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run_steps(3);
+    assert_eq!(h.state().selected_npc(), Some("cat"));
+    assert!(has_label_containing(&h, "Tree cat (live)"));
+}
+
+#[test]
+fn a_pack_with_errors_opens_but_does_not_run() {
+    let broken = DEFAULT_PACK.replacen("\"tree\": \"cat\"", "\"tree\": \"no_such_tree\"", 1);
+    assert_ne!(
+        broken, DEFAULT_PACK,
+        "the sample should give the cat a tree"
+    );
+    let mut h = harness(EditorApp::from_text(&broken, "broken.json"));
+    h.run_steps(3);
+    assert!(h.state().error_count() >= 1);
+    assert!(h.state().session().is_none());
+    assert!(h.state().tick().is_none());
+    assert!(has_label_containing(&h, "fix them to run the preview"));
+    assert!(has_label_containing(&h, "no_such_tree"));
+    // The assets still show.
+    assert!(has_label_containing(&h, "cat  ·  no_such_tree"));
+}
+
+#[test]
+fn unreadable_input_shows_diagnostics_and_never_panics() {
+    let mut h = harness(EditorApp::from_text("{ \"format\": ", "garbage.json"));
+    h.run_steps(3);
+    assert!(h.state().pack().is_none());
+    h.get_by_label_contains("1 error");
+    assert!(has_label_containing(&h, "invalid JSON"));
+    assert!(has_label_containing(&h, "could not be opened as a pack"));
+    // Shortcuts on an empty editor are harmless.
+    h.key_press(Key::Space);
+    h.key_press(Key::Period);
+    h.key_press(Key::R);
+    h.run_steps(3);
+
+    let missing = std::path::Path::new("/nonexistent/townsfolk/pack.json");
+    let mut h = harness(EditorApp::from_file(missing));
+    h.run_steps(2);
+    assert!(has_label_containing(&h, "cannot read file"));
+}

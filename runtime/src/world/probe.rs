@@ -1,0 +1,122 @@
+//! Observing a tick from outside, event by event, and pausing it: the hook the debugger uses.
+
+use super::{Program, TraceEvent, World};
+use crate::bt::Status;
+use crate::expr::{Env, Scope};
+use crate::value::{EntityId, Sym, Value, Vec2};
+
+/// Something that happened inside a tick, in the order it happened.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DebugEvent<'a> {
+    /// An NPC's tree is about to tick.
+    NpcStart { npc: u32 },
+    /// A node is about to be ticked (`tree`: the NPC's compiled tree, `node`: its index).
+    Enter { npc: u32, tree: u32, node: u32 },
+    /// A node returned (`from` = its previous status; may equal `to`).
+    Result {
+        npc: u32,
+        tree: u32,
+        node: u32,
+        from: Status,
+        to: Status,
+    },
+    /// A blackboard variable of an NPC changed value.
+    VarChanged {
+        npc: u32,
+        slot: u32,
+        old: Value,
+        new: Value,
+    },
+    /// Anything that also goes to the trace (messages, flags, counters, areas entered, …).
+    Trace(&'a TraceEvent),
+}
+
+/// Watches a tick. Returning true pauses the simulation right after the event.
+pub trait Probe {
+    /// `env` evaluates expressions for the NPC the event concerns, when there is one.
+    fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool;
+}
+
+/// Reads a variable of one NPC's world: shared by the ticking host and [`WorldEnv`].
+#[inline]
+pub(super) fn read_var(
+    p: &Program,
+    w_flags: &[bool],
+    w_counters: &[i64],
+    area_vars: &[Vec<Value>],
+    blackboard: &[Value],
+    area: Option<u32>,
+    scope: Scope,
+    slot: u32,
+) -> Value {
+    let s = slot as usize;
+    match scope {
+        Scope::Blackboard => blackboard.get(s).copied(),
+        Scope::Flag => w_flags.get(s).map(|&b| Value::Bool(b)),
+        Scope::Counter => w_counters.get(s).map(|&c| Value::Int(c)),
+        Scope::Area => area
+            .and_then(|a| area_vars.get(a as usize))
+            .and_then(|v| v.get(s).copied())
+            .or_else(|| p.area_vars.types.get(s).map(|&t| Value::default_of(t))),
+    }
+    .unwrap_or(Value::Bool(false))
+}
+
+pub(super) fn position_of(p: &Program, pos: &[Vec2], e: EntityId) -> Option<Vec2> {
+    match e {
+        EntityId::None => None,
+        EntityId::Npc(i) => pos.get(i as usize).copied(),
+        EntityId::Object(i) => p.objects.get(i as usize).map(|o| o.pos),
+        EntityId::Area(i) => p.areas.get(i as usize).map(|a| a.center()),
+    }
+}
+
+pub(super) fn has_tag(p: &Program, e: EntityId, tag: Sym) -> bool {
+    match e {
+        EntityId::None => false,
+        EntityId::Npc(i) => p.npcs.get(i as usize).is_some_and(|n| n.tags.contains(&tag)),
+        EntityId::Object(i) => p.objects.get(i as usize).is_some_and(|o| o.kind == tag),
+        EntityId::Area(i) => p.areas.get(i as usize).is_some_and(|a| a.kinds.contains(&tag)),
+    }
+}
+
+/// A read-only expression environment for one NPC of a world (between ticks).
+pub struct WorldEnv<'a> {
+    pub program: &'a Program,
+    pub world: &'a World,
+    pub npc: u32,
+}
+
+impl Env for WorldEnv<'_> {
+    fn var(&self, scope: Scope, slot: u32) -> Value {
+        let w = self.world;
+        match w.npcs.get(self.npc as usize) {
+            Some(n) => read_var(
+                self.program,
+                &w.flags,
+                &w.counters,
+                &w.area_vars,
+                &n.blackboard,
+                n.area,
+                scope,
+                slot,
+            ),
+            None => Value::Bool(false),
+        }
+    }
+    fn self_entity(&self) -> EntityId {
+        EntityId::Npc(self.npc)
+    }
+    fn position(&self, e: EntityId) -> Option<Vec2> {
+        position_of(self.program, &self.world.pos, e)
+    }
+    fn hour(&self) -> f64 {
+        self.world.hour
+    }
+    fn day(&self) -> i64 {
+        self.world.day
+    }
+    fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
+        has_tag(self.program, e, tag)
+    }
+}
