@@ -74,9 +74,15 @@ pub(super) fn position_of(p: &Program, pos: &[Vec2], e: EntityId) -> Option<Vec2
 pub(super) fn has_tag(p: &Program, e: EntityId, tag: Sym) -> bool {
     match e {
         EntityId::None => false,
-        EntityId::Npc(i) => p.npcs.get(i as usize).is_some_and(|n| n.tags.contains(&tag)),
+        EntityId::Npc(i) => p
+            .npcs
+            .get(i as usize)
+            .is_some_and(|n| n.tags.contains(&tag)),
         EntityId::Object(i) => p.objects.get(i as usize).is_some_and(|o| o.kind == tag),
-        EntityId::Area(i) => p.areas.get(i as usize).is_some_and(|a| a.kinds.contains(&tag)),
+        EntityId::Area(i) => p
+            .areas
+            .get(i as usize)
+            .is_some_and(|a| a.kinds.contains(&tag)),
     }
 }
 

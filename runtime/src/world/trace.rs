@@ -59,9 +59,17 @@ pub enum TraceEvent {
         node: u32,
     },
     /// An NPC walked into an area.
-    Enter { tick: u64, npc: u32, area: u32 },
+    Enter {
+        tick: u64,
+        npc: u32,
+        area: u32,
+    },
     /// An NPC walked out of an area.
-    Exit { tick: u64, npc: u32, area: u32 },
+    Exit {
+        tick: u64,
+        npc: u32,
+        area: u32,
+    },
 }
 
 impl TraceEvent {
