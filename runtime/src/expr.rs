@@ -471,11 +471,20 @@ impl Expr {
 
     /// Evaluates a boolean expression (false for non-bool expressions). Never allocates.
     #[inline]
+    #[inline]
     pub fn eval_bool(&self, env: &dyn Env) -> bool {
         match self.fast {
-            Fast::General => self.run(0, self.code.len(), env).as_bool(),
-            Fast::AllOf => self.all_of(env),
+            Fast::General | Fast::AllOf => self.eval_bool_slow(env),
             f => f.eval_bool(env),
+        }
+    }
+
+    /// The bytecode and `&&`-chain paths, kept out of line so the fast forms inline small.
+    #[inline(never)]
+    fn eval_bool_slow(&self, env: &dyn Env) -> bool {
+        match self.fast {
+            Fast::AllOf => self.all_of(env),
+            _ => self.run(0, self.code.len(), env).as_bool(),
         }
     }
 

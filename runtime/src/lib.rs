@@ -1,8 +1,10 @@
 //! Townsfolk runtime: loads JSON packs (with diagnostics), compiles them, and simulates a 2D
 //! world of NPCs driven by behavior trees, deterministically from a seed. No GUI dependency:
-//! the editor and the `townsfolk` CLI both drive a [`world::Session`].
+//! the editor and the `townsfolk` CLI both drive a [`world::Session`], and debug it through a
+//! [`debug::Debugger`] (breakpoints, stepping by tick or node, step-back).
 
 pub mod bt;
+pub mod debug;
 pub mod expr;
 pub mod pack;
 pub mod value;

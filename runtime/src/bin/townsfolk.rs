@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
+use townsfolk_runtime::debug::{Debugger, SnapshotConfig, protocol};
 use townsfolk_runtime::pack::{self, Diagnostic};
 use townsfolk_runtime::world::Session;
 
@@ -69,6 +70,24 @@ enum Command {
         #[arg(long)]
         trace: Option<PathBuf>,
     },
+    /// Debug a pack from a script: one JSON command per line in, one JSON reply per line out
+    /// (commands: break, delete, enable, disable, breakpoints, continue, step, back, run,
+    /// inspect, hash, tick, why, trace, snapshots, help). Reads standard input without --script.
+    Debug {
+        pack: PathBuf,
+        /// Random seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// File of commands (one JSON object per line; blank lines and `#` comments skipped).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Ticks between step-back snapshots.
+        #[arg(long, default_value_t = 50)]
+        snapshot_interval: u64,
+        /// Memory cap for step-back snapshots, in MiB.
+        #[arg(long, default_value_t = 256)]
+        snapshot_mib: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -102,7 +121,72 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             dt,
             trace,
         } => simulate(&pack, seed, ticks, dt, trace.as_deref()),
+        Command::Debug {
+            pack,
+            seed,
+            script,
+            snapshot_interval,
+            snapshot_mib,
+        } => debug(
+            &pack,
+            seed,
+            script.as_deref(),
+            SnapshotConfig {
+                interval: snapshot_interval.max(1),
+                max_bytes: snapshot_mib.saturating_mul(1024 * 1024),
+            },
+        ),
     }
+}
+
+fn debug(
+    path: &Path,
+    seed: u64,
+    script: Option<&Path>,
+    config: SnapshotConfig,
+) -> anyhow::Result<ExitCode> {
+    let loaded = pack::load_file(path);
+    let Some(p) = loaded
+        .pack
+        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!("{}: cannot debug a pack with errors", path.display());
+        return Ok(ExitCode::from(1));
+    };
+    let session = match Session::from_pack(&p, seed) {
+        Ok(s) => s,
+        Err(diags) => {
+            print_diags(path, &diags);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut dbg = Debugger::new(session, config);
+    for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
+        eprintln!("warning: saved breakpoint {id} ignored: {e}");
+    }
+    let mut input: Box<dyn std::io::BufRead> = match script {
+        Some(f) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Lines that are not UTF-8 are read lossily: they then fail as JSON, with a reply.
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(reply) = protocol::handle_line(&mut dbg, &line) {
+            writeln!(out, "{reply}")?;
+            out.flush()?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_diags(file: &Path, diags: &[Diagnostic]) {

@@ -168,7 +168,12 @@ impl<H: Host> Engine<'_, H> {
                 return Status::Failure;
             }
         }
-        let s = self.exec(i);
+        // Conditions are most visits in large trees: keep them off the big `exec` match.
+        let s = if let Op::Condition { expr } = self.tree.nodes[i].op {
+            status_of(self.host.eval_bool(expr))
+        } else {
+            self.exec(i)
+        };
         if self.cut {
             return Status::Failure;
         }

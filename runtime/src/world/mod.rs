@@ -22,7 +22,7 @@ use crate::pack::{Diagnostic, Pack};
 use crate::value::{EntityId, Sym, Value, Vec2};
 pub use probe::{DebugEvent, Probe, WorldEnv};
 pub use program::Program;
-pub use trace::TraceEvent;
+pub use trace::{TraceEvent, trace_value};
 
 /// Radius of an NPC's body, used to keep it out of obstacles.
 pub const NPC_RADIUS: f64 = 0.3;

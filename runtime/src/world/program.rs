@@ -672,6 +672,26 @@ impl Builder<'_> {
     }
 
     fn editor(&mut self) {
+        let mut ids = HashSet::new();
+        for (i, def) in self.pack.editor.breakpoints.iter().enumerate() {
+            let path = index("editor.breakpoints", i);
+            if !ids.insert(def.id) {
+                self.warn(
+                    key(&path, "id"),
+                    format!("duplicate breakpoint id {}", def.id),
+                );
+            }
+            if let Err(e) = crate::debug::Breakpoint::compile(&self.p, def) {
+                let d = Diagnostic::warning(
+                    key(&path, e.field),
+                    format!("breakpoint {} is ignored: {}", def.id, e.message),
+                );
+                self.diags.push(match e.offset {
+                    Some(o) => d.inside(o),
+                    None => d,
+                });
+            }
+        }
         for (tid, layout) in &self.pack.editor.trees {
             let path = key("editor.trees", tid);
             let Some(t) = self.pack.tree(tid) else {

@@ -93,8 +93,9 @@ fn npc(p: &Program, i: u32) -> &str {
     p.npcs.get(i as usize).map_or("", |n| n.id.as_str())
 }
 
-pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
-    let v = match *ev {
+/// One trace event as a JSON object.
+pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
+    match *ev {
         TraceEvent::Status {
             tick,
             npc: n,
@@ -144,6 +145,9 @@ pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
             "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
         TraceEvent::Exit { tick, npc: n, area } => json!({"tick": tick, "kind": "exit",
             "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
-    };
-    v.to_string()
+    }
+}
+
+pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
+    trace_value(p, ev).to_string()
 }

@@ -1,0 +1,792 @@
+//! The debugger engine: breakpoints, stepping by tick or by node visit, step-back.
+//!
+//! A position is a tick, plus, when paused inside a tick, how many debug events of that tick
+//! have happened (see [`crate::world::DebugEvent`]). The world is deterministic, so every
+//! position is reproduced by re-simulating: stepping back restores the nearest periodic
+//! snapshot and runs forward; pausing inside a tick leaves a half-done world to look at, and
+//! going on re-runs that tick from its start, pausing at the next event wanted. The state
+//! after stepping back and forward again is therefore the same, bit for bit, as the first time.
+
+mod breakpoint;
+pub mod protocol;
+
+use std::collections::{BTreeMap, VecDeque};
+
+pub use breakpoint::{Breakpoint, BreakpointError, show};
+
+use crate::bt::Status;
+use crate::expr::Env;
+use crate::pack::BreakpointDef;
+use crate::value::Vec2;
+use crate::world::{DebugEvent, Probe, Program, Session, TraceEvent, WorldEnv};
+
+/// Step-back snapshots: how often and how much memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnapshotConfig {
+    /// A snapshot of the whole world every `interval` ticks.
+    pub interval: u64,
+    /// Memory cap for all snapshots; when reached, every other snapshot is dropped and the
+    /// interval doubles.
+    pub max_bytes: usize,
+}
+
+impl Default for SnapshotConfig {
+    fn default() -> Self {
+        SnapshotConfig {
+            interval: 50,
+            max_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+/// What the snapshots cost, for the user to see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnapshotStats {
+    /// Current interval (grows when the memory cap thins snapshots out).
+    pub interval: u64,
+    pub count: usize,
+    pub bytes_per_snapshot: usize,
+    pub total_bytes: usize,
+    pub max_bytes: usize,
+}
+
+/// How a node step moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// To the next node the NPC enters.
+    Into,
+    /// To the next node the NPC enters that is not inside the current node.
+    Over,
+    /// To the next node the NPC enters outside the current node's parent.
+    Out,
+}
+
+/// A node event the debugger stands at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub npc: u32,
+    /// The NPC's compiled tree and the node's index in it.
+    pub tree: u32,
+    pub node: u32,
+    /// True at the node's enter event, false at its result.
+    pub entered: bool,
+    /// The status it returned, at a result event.
+    pub status: Option<Status>,
+}
+
+/// Why the simulation stopped at a breakpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BreakInfo {
+    pub breakpoint: u32,
+    pub tick: u64,
+    /// Events into the tick.
+    pub event: u64,
+    pub npc: Option<u32>,
+    pub at: Option<Located>,
+    /// A sentence: which breakpoint, what happened, to whom.
+    pub reason: String,
+}
+
+/// How a run or step ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// A breakpoint hit.
+    Breakpoint(BreakInfo),
+    /// A node step arrived.
+    Step,
+    /// The tick (or ticks) ran to the end.
+    TickEnd,
+    /// The tick limit was reached without a breakpoint.
+    Limit,
+    /// No node visit of that NPC was found within the search limit.
+    NotFound,
+}
+
+/// A node of an NPC's tree as the inspector shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeView {
+    pub index: u32,
+    /// The tree the node was written in (differs inside inlined subtrees) and its id there.
+    pub tree: String,
+    pub id: String,
+    pub depth: u16,
+    pub status: Status,
+    /// The node the debugger stands at.
+    pub current: bool,
+}
+
+/// An NPC as the inspector shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NpcView {
+    pub id: String,
+    pub tree: String,
+    pub pos: Vec2,
+    pub area: Option<String>,
+    pub status: Status,
+    pub nodes: Vec<NodeView>,
+    /// (name, value) of every blackboard variable.
+    pub blackboard: Vec<(String, String)>,
+    /// (inbox, messages as `kind from sender`).
+    pub inboxes: Vec<(String, Vec<String>)>,
+}
+
+/// World-wide state as the inspector shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldView {
+    pub tick: u64,
+    pub day: i64,
+    pub hour: f64,
+    pub flags: Vec<(String, bool)>,
+    pub counters: Vec<(String, i64)>,
+}
+
+/// Node steps look this many ticks ahead before giving up.
+pub const MAX_STEP_TICKS: u64 = 100_000;
+/// Trace events kept for the inspector.
+pub const TRACE_RING: usize = 4096;
+
+/// A debugging session over one pack and seed.
+pub struct Debugger {
+    session: Session,
+    /// Events into the current tick when paused inside it.
+    paused_at: Option<u64>,
+    /// The state at the start of the current tick, once computed (while paused inside it).
+    tick_start: Option<Session>,
+    cur: Option<Located>,
+    bps: Vec<Breakpoint>,
+    snapshots: BTreeMap<u64, Session>,
+    config: SnapshotConfig,
+    interval: u64,
+    ring: VecDeque<TraceEvent>,
+    last_break: Option<BreakInfo>,
+}
+
+enum Rule {
+    /// Never pause (run the tick to its end).
+    Never,
+    /// Pause at event number `k` of the tick.
+    At(u64),
+    /// Pause at the first breakpoint hit after event `after`.
+    Breakpoints { after: u64 },
+    /// Pause when `npc` enters a node no deeper than `max_depth`, after event `after`.
+    Step {
+        after: u64,
+        npc: u32,
+        max_depth: Option<u16>,
+    },
+}
+
+/// An enter event seen while re-running a tick.
+#[derive(Clone, Copy)]
+struct Entered {
+    event: u64,
+    npc: u32,
+}
+
+struct DebugProbe<'a> {
+    p: &'a Program,
+    bps: &'a mut [Breakpoint],
+    rule: Rule,
+    count: u64,
+    last: Option<Located>,
+    log: Vec<Entered>,
+    hit: Option<(u32, String)>,
+}
+
+impl Probe for DebugProbe<'_> {
+    fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool {
+        self.count += 1;
+        match *ev {
+            DebugEvent::Enter { npc, tree, node } => {
+                self.last = Some(Located {
+                    npc,
+                    tree,
+                    node,
+                    entered: true,
+                    status: None,
+                });
+                self.log.push(Entered {
+                    event: self.count,
+                    npc,
+                });
+            }
+            DebugEvent::Result {
+                npc,
+                tree,
+                node,
+                to,
+                ..
+            } => {
+                self.last = Some(Located {
+                    npc,
+                    tree,
+                    node,
+                    entered: false,
+                    status: Some(to),
+                })
+            }
+            _ => {}
+        }
+        let counting = match self.rule {
+            Rule::Breakpoints { after } => self.count > after,
+            _ => false,
+        };
+        // Every breakpoint sees every event, so condition breakpoints stay current.
+        for bp in self.bps.iter_mut() {
+            if let Some(reason) = bp.check(self.p, ev, env)
+                && counting
+                && self.hit.is_none()
+            {
+                bp.hits += 1;
+                self.hit = Some((bp.id(), reason));
+            }
+        }
+        match self.rule {
+            Rule::Never => false,
+            Rule::At(k) => self.count == k,
+            Rule::Breakpoints { .. } => self.hit.is_some(),
+            Rule::Step {
+                after,
+                npc,
+                max_depth,
+            } => match *ev {
+                DebugEvent::Enter {
+                    npc: n, tree, node, ..
+                } if n == npc && self.count > after => {
+                    let depth = self
+                        .p
+                        .trees
+                        .get(tree as usize)
+                        .and_then(|t| t.nodes.get(node as usize))
+                        .map_or(0, |n| n.depth);
+                    max_depth.is_none_or(|m| depth <= m)
+                }
+                _ => false,
+            },
+        }
+    }
+}
+
+impl Debugger {
+    /// Starts debugging a session at its current state, with the pack's saved breakpoints.
+    pub fn new(session: Session, config: SnapshotConfig) -> Debugger {
+        let mut session = session;
+        session.set_tracing(true);
+        session.clear_trace();
+        let mut snapshots = BTreeMap::new();
+        snapshots.insert(session.tick(), session.clone());
+        Debugger {
+            session,
+            paused_at: None,
+            tick_start: None,
+            cur: None,
+            bps: Vec::new(),
+            snapshots,
+            config,
+            interval: config.interval.max(1),
+            ring: VecDeque::new(),
+            last_break: None,
+        }
+    }
+
+    /// The session at the current position (half a tick done when paused inside one).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+    pub fn program(&self) -> &Program {
+        self.session.program()
+    }
+    /// The tick being run (when paused inside it) or last completed.
+    pub fn tick(&self) -> u64 {
+        self.session.tick()
+    }
+    /// Events into the current tick when paused inside it.
+    pub fn event(&self) -> Option<u64> {
+        self.paused_at
+    }
+    /// The node event the debugger stands at, when paused at one.
+    pub fn current(&self) -> Option<Located> {
+        self.cur
+    }
+    /// Hash of the world at the current position.
+    pub fn hash(&self) -> u64 {
+        self.session.hash()
+    }
+    /// The last breakpoint hit: why the simulation stopped.
+    pub fn why(&self) -> Option<&BreakInfo> {
+        self.last_break.as_ref()
+    }
+
+    /// The last completed tick.
+    fn done_tick(&self) -> u64 {
+        if self.paused_at.is_some() {
+            self.session.tick().saturating_sub(1)
+        } else {
+            self.session.tick()
+        }
+    }
+
+    // ---- breakpoints ----
+
+    pub fn breakpoints(&self) -> &[Breakpoint] {
+        &self.bps
+    }
+
+    /// Adds a breakpoint (its `id` is replaced by a fresh one if 0 or taken); returns its id.
+    pub fn add_breakpoint(&mut self, def: &BreakpointDef) -> Result<u32, BreakpointError> {
+        let mut def = def.clone();
+        if def.id == 0 || self.bps.iter().any(|b| b.id() == def.id) {
+            def.id = self.bps.iter().map(|b| b.id()).max().unwrap_or(0) + 1;
+        }
+        let mut bp = Breakpoint::compile(self.session.program(), &def)?;
+        self.reset_edges_of(&mut bp);
+        self.bps.push(bp);
+        Ok(def.id)
+    }
+
+    /// Adds saved breakpoints (a pack's `editor.breakpoints`), keeping their ids; returns
+    /// the ones that could not be compiled (the loader reports those as warnings).
+    pub fn load_breakpoints(&mut self, defs: &[BreakpointDef]) -> Vec<(u32, BreakpointError)> {
+        let mut bad = Vec::new();
+        for def in defs {
+            if let Err(e) = self.add_breakpoint(def) {
+                bad.push((def.id, e));
+            }
+        }
+        bad
+    }
+
+    /// Removes a breakpoint; false if there is none with this id.
+    pub fn delete_breakpoint(&mut self, id: u32) -> bool {
+        let before = self.bps.len();
+        self.bps.retain(|b| b.id() != id);
+        self.bps.len() != before
+    }
+
+    /// Enables or disables a breakpoint; false if there is none with this id.
+    pub fn enable_breakpoint(&mut self, id: u32, on: bool) -> bool {
+        match self.bps.iter_mut().find(|b| b.id() == id) {
+            Some(b) => {
+                b.def.enabled = on;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The breakpoint definitions, to save in the pack's `editor` section.
+    pub fn breakpoint_defs(&self) -> Vec<BreakpointDef> {
+        self.bps.iter().map(|b| b.def.clone()).collect()
+    }
+
+    /// Condition breakpoints compare with the value at their previous check; after a jump in
+    /// time that is the value at the new position.
+    fn reset_edges_of(&self, bp: &mut Breakpoint) {
+        let p = self.session.program();
+        for npc in 0..p.npcs.len() {
+            let env = WorldEnv {
+                program: p,
+                world: self.session.world(),
+                npc: npc as u32,
+            };
+            bp.reset_edge(npc, &env);
+        }
+        bp.start = bp.last.clone();
+    }
+
+    fn reset_edges(&mut self) {
+        let mut bps = std::mem::take(&mut self.bps);
+        for bp in &mut bps {
+            self.reset_edges_of(bp);
+        }
+        self.bps = bps;
+    }
+
+    // ---- running ----
+
+    /// Runs (or re-runs, when paused inside it) one tick under a rule. True if it completed.
+    fn run_tick(&mut self, rule: Rule) -> (bool, Vec<Entered>) {
+        if self.paused_at.is_some() {
+            let start = self.tick_start_state();
+            let t = start.tick();
+            self.session = start;
+            self.ring.retain(|e| e.tick() <= t);
+            for bp in &mut self.bps {
+                bp.last.clone_from(&bp.start);
+            }
+        } else {
+            for bp in &mut self.bps {
+                bp.start.clone_from(&bp.last);
+            }
+        }
+        let program = self.session.program().clone();
+        let mut probe = DebugProbe {
+            p: &program,
+            bps: &mut self.bps,
+            rule,
+            count: 0,
+            last: None,
+            log: Vec::new(),
+            hit: None,
+        };
+        let completed = self.session.step_probed(&mut probe);
+        let (count, last, hit, log) = (probe.count, probe.last, probe.hit, probe.log);
+        for &ev in self.session.trace() {
+            if self.ring.len() >= TRACE_RING {
+                self.ring.pop_front();
+            }
+            self.ring.push_back(ev);
+        }
+        self.session.clear_trace();
+        if completed {
+            self.paused_at = None;
+            self.tick_start = None;
+            self.cur = None;
+            self.snapshot_if_due();
+        } else {
+            self.paused_at = Some(count);
+            self.cur = last;
+            if let Some((id, reason)) = hit {
+                self.last_break = Some(BreakInfo {
+                    breakpoint: id,
+                    tick: self.session.tick(),
+                    event: count,
+                    npc: last.map(|l| l.npc),
+                    at: last,
+                    reason: format!("breakpoint {id}: {reason}"),
+                });
+            }
+        }
+        (completed, log)
+    }
+
+    /// The state at the start of the tick the debugger is paused in.
+    fn tick_start_state(&mut self) -> Session {
+        if let Some(s) = &self.tick_start {
+            return s.clone();
+        }
+        let t = self.session.tick().saturating_sub(1);
+        let s = self.state_at_end_of(t);
+        self.tick_start = Some(s.clone());
+        s
+    }
+
+    /// The world at the end of tick `t` (≤ the current tick), by re-simulation from the
+    /// nearest snapshot.
+    fn state_at_end_of(&self, t: u64) -> Session {
+        let (_, snap) = self
+            .snapshots
+            .range(..=t)
+            .next_back()
+            .or_else(|| self.snapshots.iter().next())
+            // Invariant: the snapshot of the starting tick is never removed.
+            .expect("the first snapshot is always kept");
+        let mut s = snap.clone();
+        s.set_tracing(false);
+        while s.tick() < t {
+            s.step();
+        }
+        s.set_tracing(true);
+        s.clear_trace();
+        s
+    }
+
+    fn snapshot_if_due(&mut self) {
+        let t = self.session.tick();
+        if t % self.interval != 0 || self.snapshots.contains_key(&t) {
+            return;
+        }
+        self.snapshots.insert(t, self.session.clone());
+        let per = approx_bytes(&self.session);
+        while self.snapshots.len() > 2 && self.snapshots.len() * per > self.config.max_bytes {
+            // Thin out: keep the first, drop every other one, double the interval.
+            let keys: Vec<u64> = self.snapshots.keys().copied().collect();
+            for (i, k) in keys.iter().enumerate().skip(1) {
+                if i % 2 == 1 {
+                    self.snapshots.remove(k);
+                }
+            }
+            self.interval = self.interval.saturating_mul(2);
+        }
+    }
+
+    /// What the step-back snapshots cost now.
+    pub fn snapshot_stats(&self) -> SnapshotStats {
+        let per = approx_bytes(&self.session);
+        SnapshotStats {
+            interval: self.interval,
+            count: self.snapshots.len(),
+            bytes_per_snapshot: per,
+            total_bytes: per * self.snapshots.len(),
+            max_bytes: self.config.max_bytes,
+        }
+    }
+
+    /// Runs until a breakpoint hits or `max_ticks` more ticks have completed.
+    pub fn continue_for(&mut self, max_ticks: u64) -> Stop {
+        let end = self.done_tick().saturating_add(max_ticks);
+        while self.done_tick() < end {
+            let after = self.paused_at.unwrap_or(0);
+            let (done, _) = self.run_tick(Rule::Breakpoints { after });
+            if !done {
+                if let Some(b) = &self.last_break
+                    && b.tick == self.session.tick()
+                    && Some(b.event) == self.paused_at
+                {
+                    return Stop::Breakpoint(b.clone());
+                }
+                return Stop::Step;
+            }
+        }
+        Stop::Limit
+    }
+
+    /// Runs `n` ticks ignoring breakpoints (finishing the current tick first if paused).
+    pub fn run_ticks(&mut self, n: u64) -> Stop {
+        let end = self.done_tick().saturating_add(n);
+        while self.done_tick() < end {
+            self.run_tick(Rule::Never);
+        }
+        Stop::TickEnd
+    }
+
+    /// Completes the current tick, or runs the next one.
+    pub fn step_tick(&mut self) -> Stop {
+        self.run_tick(Rule::Never);
+        Stop::TickEnd
+    }
+
+    /// Steps to the next node visit of `npc` (default: the NPC of the current position,
+    /// else the first NPC).
+    pub fn step_node(&mut self, kind: StepKind, npc: Option<u32>) -> Stop {
+        let npc = npc.or(self.cur.map(|c| c.npc)).unwrap_or(0);
+        let depth = self
+            .cur
+            .filter(|c| c.npc == npc)
+            .and_then(|c| {
+                self.session
+                    .program()
+                    .trees
+                    .get(c.tree as usize)
+                    .and_then(|t| t.nodes.get(c.node as usize))
+            })
+            .map(|n| n.depth);
+        let max_depth = match (kind, depth) {
+            (StepKind::Into, _) | (_, None) => None,
+            (StepKind::Over, Some(d)) => Some(d),
+            (StepKind::Out, Some(d)) => Some(d.saturating_sub(1)),
+        };
+        for _ in 0..MAX_STEP_TICKS {
+            let after = self.paused_at.unwrap_or(0);
+            let (done, _) = self.run_tick(Rule::Step {
+                after,
+                npc,
+                max_depth,
+            });
+            if !done {
+                return Stop::Step;
+            }
+        }
+        Stop::NotFound
+    }
+
+    // ---- stepping back ----
+
+    /// Goes to the end of tick `t` (≤ the current position).
+    pub fn back_to_tick(&mut self, t: u64) -> Result<Stop, String> {
+        if t > self.done_tick() {
+            return Err(format!(
+                "tick {t} is ahead of the last completed tick {}; use run or continue",
+                self.done_tick()
+            ));
+        }
+        if t < self.first_tick() {
+            return Err(format!(
+                "tick {t} is before tick {}, where this debugging session started",
+                self.first_tick()
+            ));
+        }
+        self.goto_end_of(t);
+        Ok(Stop::TickEnd)
+    }
+
+    fn goto_end_of(&mut self, t: u64) {
+        self.session = self.state_at_end_of(t);
+        self.paused_at = None;
+        self.tick_start = None;
+        self.cur = None;
+        self.ring.retain(|e| e.tick() <= t);
+        self.reset_edges();
+    }
+
+    /// Steps back one tick: to the end of the previous tick (from inside a tick: to its start).
+    pub fn back_tick(&mut self) -> Stop {
+        let target = if self.paused_at.is_some() {
+            self.done_tick()
+        } else {
+            self.done_tick().saturating_sub(1)
+        };
+        self.goto_end_of(target);
+        Stop::TickEnd
+    }
+
+    /// Steps back to the previous node visit of `npc` (default: the NPC of the current
+    /// position; any NPC when there is none).
+    pub fn back_node(&mut self, npc: Option<u32>) -> Stop {
+        let npc = npc.or(self.cur.map(|c| c.npc));
+        let wanted = |e: &Entered| npc.is_none_or(|n| e.npc == n);
+        // Inside a tick: an earlier enter event of the same tick.
+        if let Some(at) = self.paused_at {
+            let (_, log) = self.run_tick(Rule::At(at));
+            if let Some(k) = log.iter().rev().find(|e| e.event < at && wanted(e)) {
+                self.run_tick(Rule::At(k.event));
+                return Stop::Step;
+            }
+            self.back_tick();
+        }
+        // At the end of tick t: the last wanted enter event of t, or of an earlier tick.
+        while self.session.tick() > 0 && self.session.tick() > self.first_tick() {
+            let t = self.session.tick();
+            let start = self.state_at_end_of(t - 1);
+            self.session = start.clone();
+            self.tick_start = Some(start);
+            self.paused_at = Some(0);
+            let (_, log) = self.run_tick(Rule::Never);
+            if let Some(k) = log.iter().rev().find(|e| wanted(e)) {
+                self.paused_at = Some(0);
+                self.tick_start = Some(self.state_at_end_of(t - 1));
+                self.run_tick(Rule::At(k.event));
+                return Stop::Step;
+            }
+            self.goto_end_of(t - 1);
+        }
+        Stop::NotFound
+    }
+
+    fn first_tick(&self) -> u64 {
+        self.snapshots.keys().next().copied().unwrap_or(0)
+    }
+
+    // ---- inspection ----
+
+    /// Index of an NPC by id.
+    pub fn npc_index(&self, id: &str) -> Option<u32> {
+        self.session.program().npc_index(id)
+    }
+
+    pub fn npc_view(&self, npc: u32) -> Option<NpcView> {
+        let p = self.session.program();
+        let w = self.session.world();
+        let info = p.npcs.get(npc as usize)?;
+        let n = w.npcs.get(npc as usize)?;
+        let tree = p.trees.get(n.instance.tree as usize);
+        let nodes = tree
+            .map(|t| {
+                t.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, node)| {
+                        let (tid, id) = p.node_origin(n.instance.tree, k);
+                        NodeView {
+                            index: k as u32,
+                            tree: tid.to_string(),
+                            id: id.to_string(),
+                            depth: node.depth,
+                            status: n.instance.status.get(k).copied().unwrap_or_default(),
+                            current: self
+                                .cur
+                                .is_some_and(|c| c.npc == npc && c.node as usize == k),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(NpcView {
+            id: info.id.clone(),
+            tree: tree.map(|t| t.id.clone()).unwrap_or_default(),
+            pos: w.pos[npc as usize],
+            area: n
+                .area
+                .and_then(|a| p.areas.get(a as usize))
+                .map(|a| a.id.clone()),
+            status: n.last_status,
+            nodes,
+            blackboard: p
+                .blackboard
+                .names
+                .iter()
+                .zip(&n.blackboard)
+                .map(|(name, v)| (name.clone(), show(p, *v)))
+                .collect(),
+            inboxes: n
+                .inboxes
+                .iter()
+                .map(|(name, q)| {
+                    (
+                        p.sym(*name).to_string(),
+                        q.iter()
+                            .map(|m| format!("{} from {}", p.sym(m.message), p.entity_name(m.from)))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        })
+    }
+
+    pub fn world_view(&self) -> WorldView {
+        let p = self.session.program();
+        let w = self.session.world();
+        WorldView {
+            tick: w.tick,
+            day: w.day,
+            hour: w.hour,
+            flags: p
+                .flags
+                .names
+                .iter()
+                .cloned()
+                .zip(w.flags.iter().copied())
+                .collect(),
+            counters: p
+                .counters
+                .names
+                .iter()
+                .cloned()
+                .zip(w.counters.iter().copied())
+                .collect(),
+        }
+    }
+
+    /// The last `n` trace events, oldest first.
+    pub fn recent_trace(&self, n: usize) -> Vec<&TraceEvent> {
+        let skip = self.ring.len().saturating_sub(n);
+        self.ring.iter().skip(skip).collect()
+    }
+}
+
+/// Rough memory of one snapshot of a session's world.
+fn approx_bytes(s: &Session) -> usize {
+    use std::mem::size_of;
+    let w = s.world();
+    let mut total = size_of::<Session>()
+        + w.flags.len()
+        + w.counters.len() * 8
+        + w.pos.len() * size_of::<Vec2>();
+    for a in &w.area_vars {
+        total += a.len() * size_of::<crate::value::Value>();
+    }
+    for n in &w.npcs {
+        total += size_of::<crate::world::Npc>()
+            + n.blackboard.len() * size_of::<crate::value::Value>()
+            + n.instance.state.len() * 8
+            + n.instance.status.len()
+            + n.areas.len() * 4;
+        for (_, q) in &n.inboxes {
+            total += 32 + q.len() * size_of::<crate::world::Message>();
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,365 @@
+//! Debugger tests: breakpoints hit where the plain simulation says, stepping order,
+//! step-back determinism, and the line protocol.
+
+use super::*;
+use crate::pack::{BreakOn, BreakpointDef, NodeWhen, load_str};
+use crate::value::Value;
+
+fn sample_session(seed: u64) -> Session {
+    let l = load_str(include_str!("../../../samples/guards.json"));
+    Session::from_pack(&l.pack.expect("sample"), seed).expect("session")
+}
+
+fn debugger(seed: u64) -> Debugger {
+    Debugger::new(sample_session(seed), SnapshotConfig::default())
+}
+
+fn def(on: BreakOn) -> BreakpointDef {
+    BreakpointDef {
+        id: 0,
+        enabled: true,
+        on,
+        npc: None,
+        condition: None,
+    }
+}
+
+fn bb(s: &Session, npc: &str, var: &str) -> Value {
+    let p = s.program();
+    let i = p.npc_index(npc).expect("npc") as usize;
+    let slot = p.blackboard.get(var).expect("var") as usize;
+    s.world().npcs[i].blackboard[slot]
+}
+
+#[test]
+fn node_breakpoint_hits_at_the_first_enter_for_that_npc() {
+    // The plain simulation: the first tick in which guard_2's `sleep` node runs.
+    let mut s = sample_session(1);
+    s.set_tracing(true);
+    let mut first = None;
+    while first.is_none() && s.tick() < 5000 {
+        s.step();
+        first = s
+            .trace()
+            .iter()
+            .map(|e| s.trace_json(e))
+            .find(|j| {
+                j.contains(r#""npc":"guard_2""#) && j.contains(r#""node":"sleep","from":"idle""#)
+            })
+            .map(|_| s.tick());
+        s.clear_trace();
+    }
+    let first = first.expect("guard_2 sleeps within 5000 ticks");
+
+    let mut d = debugger(1);
+    let mut bp = def(BreakOn::Node {
+        tree: "guard".into(),
+        node: "sleep".into(),
+        when: NodeWhen::Enter,
+    });
+    bp.npc = Some("guard_2".into());
+    let id = d.add_breakpoint(&bp).expect("valid");
+    let Stop::Breakpoint(b) = d.continue_for(10_000) else {
+        panic!("no hit");
+    };
+    assert_eq!(b.breakpoint, id);
+    assert_eq!(b.tick, first);
+    let at = b.at.expect("at a node");
+    assert_eq!(d.program().npcs[at.npc as usize].id, "guard_2");
+    assert_eq!(
+        d.program().node_origin(at.tree, at.node as usize),
+        ("guard", "sleep")
+    );
+    assert!(at.entered);
+    assert!(
+        b.reason.contains("sleep") && b.reason.contains("guard_2"),
+        "{}",
+        b.reason
+    );
+    assert_eq!(d.breakpoints()[0].hits, 1);
+    // The node is being entered: it has not returned yet in this tick.
+    let view = d.npc_view(at.npc).expect("npc");
+    assert!(view.nodes.iter().any(|n| n.current && n.id == "sleep"));
+}
+
+#[test]
+fn condition_breakpoint_hits_when_it_first_holds() {
+    let mut s = sample_session(4);
+    let mut first = None;
+    while first.is_none() && s.tick() < 5000 {
+        s.step();
+        if bb(&s, "guard_2", "fatigue").as_f64() < 0.05 {
+            first = Some(s.tick());
+        }
+    }
+    let first = first.expect("guard_2 rests");
+    let mut d = debugger(4);
+    let mut bp = def(BreakOn::Condition);
+    bp.condition = Some("fatigue < 0.05".into());
+    bp.npc = Some("guard_2".into());
+    d.add_breakpoint(&bp).expect("valid");
+    let Stop::Breakpoint(b) = d.continue_for(10_000) else {
+        panic!("no hit");
+    };
+    assert_eq!(b.tick, first);
+    assert!(bb(d.session(), "guard_2", "fatigue").as_f64() < 0.05);
+    assert!(b.reason.contains("became true"), "{}", b.reason);
+    // It hits again only after it was false in between.
+    if let Stop::Breakpoint(again) = d.continue_for(3000) {
+        assert!(again.tick > first);
+    }
+}
+
+#[test]
+fn data_breakpoints_hit_when_the_value_changes() {
+    // Counter: the first tick in which the thefts counter changes.
+    let mut s = sample_session(2);
+    let slot = s.program().counters.get("thefts").expect("counter") as usize;
+    let mut first = None;
+    while first.is_none() && s.tick() < 20_000 {
+        s.step();
+        if s.world().counters[slot] != 0 {
+            first = Some(s.tick());
+        }
+    }
+    let first = first.expect("a theft");
+    let mut d = debugger(2);
+    d.add_breakpoint(&def(BreakOn::Data {
+        var: "counters.thefts".into(),
+    }))
+    .expect("valid");
+    let Stop::Breakpoint(b) = d.continue_for(30_000) else {
+        panic!("no hit");
+    };
+    assert_eq!(b.tick, first);
+    assert!(
+        b.reason.contains("counters.thefts changed to 1"),
+        "{}",
+        b.reason
+    );
+
+    // Blackboard variable of one NPC.
+    let mut d = debugger(2);
+    let mut bp = def(BreakOn::Data {
+        var: "fatigue".into(),
+    });
+    bp.npc = Some("guard_2".into());
+    d.add_breakpoint(&bp).expect("valid");
+    let before = bb(d.session(), "guard_2", "fatigue");
+    let Stop::Breakpoint(b) = d.continue_for(10_000) else {
+        panic!("no hit");
+    };
+    assert_eq!(b.npc, d.npc_index("guard_2"));
+    assert_ne!(bb(d.session(), "guard_2", "fatigue"), before);
+}
+
+#[test]
+fn event_breakpoints_match_trace_kinds_and_fields() {
+    let mut d = debugger(1);
+    let mut filter = std::collections::BTreeMap::new();
+    filter.insert("area".to_string(), "barracks".to_string());
+    filter.insert("npc".to_string(), "guard_1".to_string());
+    d.add_breakpoint(&def(BreakOn::Event {
+        kind: "enter".into(),
+        filter,
+    }))
+    .expect("valid");
+    let Stop::Breakpoint(b) = d.continue_for(10_000) else {
+        panic!("no hit");
+    };
+    assert!(b.reason.contains(r#""kind":"enter""#), "{}", b.reason);
+    let view = d
+        .npc_view(d.npc_index("guard_1").expect("npc"))
+        .expect("view");
+    assert_eq!(view.area.as_deref(), Some("barracks"));
+}
+
+#[test]
+fn bad_breakpoints_are_refused_with_the_field_and_position() {
+    let mut d = debugger(1);
+    let e = d
+        .add_breakpoint(&def(BreakOn::Node {
+            tree: "guard".into(),
+            node: "no_such".into(),
+            when: NodeWhen::Enter,
+        }))
+        .expect_err("unknown node");
+    assert_eq!(e.field, "node");
+    let mut bp = def(BreakOn::Condition);
+    bp.condition = Some("fatigue > && 1".into());
+    let e = d.add_breakpoint(&bp).expect_err("parse error");
+    assert_eq!((e.field, e.offset), ("condition", Some(10)));
+    assert!(d.breakpoints().is_empty());
+}
+
+/// A one-NPC world whose tree shape makes stepping order easy to read.
+fn stepping_debugger() -> Debugger {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "steps",
+      "world": {"npcs": [{"id": "a", "pos": [0, 0], "tree": "t"}]},
+      "trees": [
+        {"id": "t", "root": {"id": "root", "type": "sequence", "children": [
+          {"id": "first", "type": "subtree", "tree": "sub"},
+          {"id": "second", "type": "log", "text": "2"},
+          {"id": "third", "type": "wait", "seconds": 1}]}},
+        {"id": "sub", "root": {"id": "sub_seq", "type": "sequence", "children": [
+          {"id": "s1", "type": "log", "text": "s1"},
+          {"id": "s2", "type": "log", "text": "s2"}]}}]}"#;
+    let pack = load_str(text).pack.expect("pack");
+    Debugger::new(
+        Session::from_pack(&pack, 0).expect("session"),
+        SnapshotConfig::default(),
+    )
+}
+
+fn at(d: &Debugger) -> String {
+    let c = d.current().expect("at a node");
+    let (_, id) = d.program().node_origin(c.tree, c.node as usize);
+    format!("{}{}", if c.entered { "" } else { "/" }, id)
+}
+
+#[test]
+fn step_into_over_and_out_visit_nodes_in_order() {
+    let mut d = stepping_debugger();
+    let mut into = Vec::new();
+    for _ in 0..8 {
+        assert_eq!(d.step_node(StepKind::Into, None), Stop::Step);
+        into.push(at(&d));
+    }
+    // Pre-order enters, subtree included; then the next tick starts at the root again and
+    // resumes the running `third`.
+    assert_eq!(
+        into,
+        [
+            "root", "first", "sub_seq", "s1", "s2", "second", "third", "root"
+        ]
+    );
+
+    let mut d = stepping_debugger();
+    d.step_node(StepKind::Into, None); // root
+    d.step_node(StepKind::Into, None); // first (the subtree reference)
+    assert_eq!(d.step_node(StepKind::Over, None), Stop::Step);
+    assert_eq!(at(&d), "second", "over skips the subtree's inside");
+    assert_eq!(d.step_node(StepKind::Over, None), Stop::Step);
+    assert_eq!(at(&d), "third");
+
+    let mut d = stepping_debugger();
+    for _ in 0..4 {
+        d.step_node(StepKind::Into, None); // root, first, sub_seq, s1
+    }
+    assert_eq!(at(&d), "s1");
+    assert_eq!(d.step_node(StepKind::Out, None), Stop::Step);
+    assert_eq!(
+        at(&d),
+        "second",
+        "out of sub_seq (and the subtree) to the next sibling above"
+    );
+
+    // And back, node by node, through the same places.
+    assert_eq!(d.back_node(None), Stop::Step);
+    assert_eq!(at(&d), "s2");
+    assert_eq!(d.back_node(None), Stop::Step);
+    assert_eq!(at(&d), "s1");
+}
+
+#[test]
+fn back_then_forward_gives_the_same_hash_at_every_tick() {
+    let mut d = Debugger::new(
+        sample_session(7),
+        SnapshotConfig {
+            interval: 64,
+            max_bytes: 1 << 30,
+        },
+    );
+    let mut hashes = vec![d.hash()];
+    for _ in 0..2000 {
+        d.step_tick();
+        hashes.push(d.hash());
+    }
+    // Back one tick at a time, checking every tick…
+    for t in (0..2000).rev() {
+        d.back_tick();
+        assert_eq!(d.tick(), t as u64);
+        assert_eq!(d.hash(), hashes[t], "back to tick {t}");
+    }
+    // …then forward again.
+    for (t, want) in hashes.iter().enumerate().skip(1) {
+        d.step_tick();
+        assert_eq!(d.hash(), *want, "forward to tick {t}");
+    }
+    // Jumps land on the same states too, and a paused mid-tick position resumes exactly.
+    d.back_to_tick(777).expect("back");
+    assert_eq!(d.hash(), hashes[777]);
+    d.step_node(StepKind::Into, Some(2));
+    assert!(d.event().is_some());
+    d.step_tick();
+    assert_eq!(d.hash(), hashes[778]);
+    assert!(
+        d.back_to_tick(5000).is_err(),
+        "cannot go back to the future"
+    );
+}
+
+#[test]
+fn snapshots_respect_the_memory_cap() {
+    let mut d = Debugger::new(
+        sample_session(1),
+        SnapshotConfig {
+            interval: 10,
+            max_bytes: 20_000,
+        },
+    );
+    d.run_ticks(1000);
+    let s = d.snapshot_stats();
+    assert!(s.total_bytes <= s.max_bytes, "{s:?}");
+    assert!(s.interval > 10, "thinned out: {s:?}");
+    let h = d.hash();
+    d.back_to_tick(3).expect("back");
+    d.run_ticks(997);
+    assert_eq!(d.hash(), h);
+}
+
+#[test]
+fn protocol_survives_garbage_and_answers_every_line() {
+    let mut d = debugger(1);
+    let lines = [
+        "",
+        "# a comment",
+        "garbage",
+        "[1, 2]",
+        "{}",
+        "{\"cmd\": 5}",
+        "{\"cmd\": \"nope\"}",
+        "{\"cmd\": \"break\"}",
+        "{\"cmd\": \"break\", \"on\": \"node\", \"tree\": 3}",
+        "{\"cmd\": \"delete\", \"id\": \"x\"}",
+        "{\"cmd\": \"delete\", \"id\": 99}",
+        "{\"cmd\": \"continue\", \"ticks\": -1}",
+        "{\"cmd\": \"step\", \"kind\": \"sideways\"}",
+        "{\"cmd\": \"step\", \"npc\": \"nobody\"}",
+        "{\"cmd\": \"back\", \"kind\": \"to_tick\"}",
+        "{\"cmd\": \"back\", \"kind\": \"to_tick\", \"tick\": 99999}",
+        "{\"cmd\": \"inspect\", \"npc\": 12}",
+        "{\"cmd\": \"trace\", \"last\": \"many\"}",
+        "\u{0}\u{1}\u{ffff}",
+        "{\"cmd\": \"run\", \"ticks\": 3}",
+        "{\"cmd\": \"back\", \"kind\": \"node\"}",
+        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+        "{\"cmd\": \"back\", \"kind\": \"node\"}",
+    ];
+    let mut replies = 0;
+    for line in lines {
+        if let Some(r) = protocol::handle_line(&mut d, line) {
+            replies += 1;
+            assert!(r.get("ok").is_some(), "{line} -> {r}");
+        }
+    }
+    assert_eq!(
+        replies,
+        lines.len() - 2,
+        "blank lines and comments get no reply"
+    );
+    assert_eq!(d.tick(), 0);
+}

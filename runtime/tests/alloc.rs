@@ -1,0 +1,245 @@
+//! Steady-state ticking must not touch the heap: a counting global allocator checks that
+//! `Session::step` makes zero allocations on an S4-like world (the NPC routine of
+//! `benches/bt.rs`) once it has warmed up.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
+use townsfolk_runtime::value::{Type, Value};
+use townsfolk_runtime::world::Session;
+
+/// Wraps the system allocator; counts allocations (and reallocations) made by a thread while
+/// its `ARMED` flag is on, so other test threads do not disturb the count.
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn count() {
+    // `try_with`: the thread-local may already be gone while a thread shuts down.
+    if ARMED.try_with(Cell::get).unwrap_or(false) {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    f();
+    ARMED.with(|a| a.set(false));
+    ALLOCS.load(Ordering::Relaxed) - before
+}
+
+struct Ids(usize);
+
+impl Ids {
+    fn node(&mut self, kind: NodeKind, children: Vec<Node>) -> Node {
+        self.0 += 1;
+        Node {
+            id: format!("n{}", self.0),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind,
+            children,
+        }
+    }
+    fn cond(&mut self, expr: &str) -> Node {
+        self.node(NodeKind::Condition { expr: expr.into() }, vec![])
+    }
+    fn wait(&mut self) -> Node {
+        self.node(NodeKind::Wait { seconds: 1.0e6 }, vec![])
+    }
+    fn set(&mut self, value: i64) -> Node {
+        let kind = NodeKind::Set {
+            var: "action".into(),
+            value: value.to_string(),
+        };
+        self.node(kind, vec![])
+    }
+    /// Reactive sequence: the conditions, `set action = k`, then a wait that stays Running.
+    fn branch(&mut self, mut kids: Vec<Node>, k: i64) -> Node {
+        kids.push(self.set(k));
+        kids.push(self.wait());
+        self.node(NodeKind::Sequence { reactive: true }, kids)
+    }
+    fn rsel(&mut self, kids: Vec<Node>) -> Node {
+        self.node(NodeKind::Selector { reactive: true }, kids)
+    }
+}
+
+/// The S4 NPC routine of the benchmarks, `npcs` NPCs.
+fn routine_pack(npcs: usize) -> Pack {
+    let mut t = Ids(0);
+    let flee = {
+        let c = t.cond("danger > 0.8");
+        t.branch(vec![c], 1)
+    };
+    let eat = {
+        let c = t.cond("food > 0");
+        let with_food = t.branch(vec![c], 2);
+        let forage = t.branch(vec![], 3);
+        let how = t.rsel(vec![with_food, forage]);
+        let hungry = t.cond("hunger > 0.7");
+        t.node(NodeKind::Sequence { reactive: true }, vec![hungry, how])
+    };
+    let sleep = {
+        let kids = vec![t.cond("tod >= 22.0"), t.cond("tod < 6.0")];
+        let night = t.rsel(kids);
+        let tired = t.cond("fatigue > 0.3");
+        t.branch(vec![night, tired], 4)
+    };
+    let rest = {
+        let c = t.cond("fatigue > 0.9");
+        t.branch(vec![c], 5)
+    };
+    let work = {
+        let c = t.cond("fatigue > 0.8");
+        let not_tired = t.node(NodeKind::Inverter, vec![c]);
+        let kids = vec![t.cond("tod >= 8.0"), t.cond("tod < 17.0"), not_tired];
+        t.branch(kids, 6)
+    };
+    let social = {
+        let kids = vec![t.cond("tod >= 17.0"), t.cond("hunger < 0.5")];
+        t.branch(kids, 7)
+    };
+    let wander = t.branch(vec![], 8);
+    let root = t.rsel(vec![flee, eat, sleep, rest, work, social, wander]);
+
+    let decl = |ty| VarDecl {
+        ty,
+        default: None,
+        comment: None,
+    };
+    let mut blackboard = BTreeMap::new();
+    for name in ["hunger", "fatigue", "danger", "tod"] {
+        blackboard.insert(name.to_string(), decl(Type::Float));
+    }
+    blackboard.insert("food".to_string(), decl(Type::Int));
+    blackboard.insert("action".to_string(), decl(Type::Int));
+
+    let mut p = Pack::new("alloc");
+    p.trees.push(TreeDef {
+        id: "routine".into(),
+        name: None,
+        comment: None,
+        blackboard,
+        root,
+    });
+    for i in 0..npcs {
+        let mut vars = BTreeMap::new();
+        vars.insert("food".to_string(), Literal::Int((i % 3) as i64));
+        p.world.npcs.push(NpcDef {
+            id: format!("npc{i}"),
+            name: None,
+            pos: Point {
+                x: (i % 10) as f64 * 10.0,
+                y: (i / 10 % 10) as f64 * 10.0,
+            },
+            speed: 1.5,
+            tags: vec![],
+            tree: "routine".into(),
+            vars,
+            inboxes: vec![],
+            comment: None,
+        });
+    }
+    p
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    let mut x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    x
+}
+
+fn unit(r: u64) -> f64 {
+    (r >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+#[test]
+fn steady_state_ticks_do_not_allocate() {
+    const NPCS: usize = 100;
+    let pack = routine_pack(NPCS);
+    let mut s = match Session::from_pack(&pack, 7) {
+        Ok(s) => s,
+        Err(diags) => panic!("the test pack does not compile: {diags:#?}"),
+    };
+    let bb = &s.program().blackboard;
+    let slot = |name: &str| bb.get(name).expect(name) as usize;
+    let [hunger, fatigue, danger, tod, action] =
+        ["hunger", "fatigue", "danger", "tod", "action"].map(slot);
+
+    // Per-NPC state driven by an xorshift, as in the benchmark.
+    let mut rng: Vec<u64> = (0..NPCS as u64).map(|i| i * 0x9E37_79B9 + 1).collect();
+    let mut clock: Vec<f64> = (0..NPCS).map(|i| (i % 24) as f64).collect();
+    let mut seen = [false; 9];
+    let mut tick = |s: &mut Session, seen: &mut [bool; 9]| {
+        for i in 0..NPCS {
+            let r = xorshift(&mut rng[i]);
+            clock[i] = (clock[i] + 0.7) % 24.0;
+            s.set_var(i, hunger, Value::Float(unit(r)));
+            s.set_var(i, fatigue, Value::Float(unit(r << 7)));
+            s.set_var(i, danger, Value::Float(unit(r << 14)));
+            s.set_var(i, tod, Value::Float(clock[i]));
+        }
+        s.step();
+        for n in &s.world().npcs {
+            let a = n.blackboard[action].as_i64();
+            seen[a.clamp(0, 8) as usize] = true;
+        }
+    };
+
+    for _ in 0..50 {
+        tick(&mut s, &mut seen);
+    }
+    let n = allocations(|| {
+        for _ in 0..100 {
+            tick(&mut s, &mut seen);
+        }
+    });
+    assert!(s.problems().is_empty(), "{:?}", s.problems());
+    // Every branch of the routine ran, so the check covers all the node kinds in it.
+    assert!(seen[1..].iter().all(|&b| b), "branches seen: {seen:?}");
+    assert_eq!(
+        n, 0,
+        "100 steady-state ticks of {NPCS} NPCs made {n} heap allocations"
+    );
+
+    // The counter works: an allocation while armed is seen.
+    let n = allocations(|| {
+        std::hint::black_box(vec![1u8; 16]);
+    });
+    assert_eq!(n, 1);
+}
