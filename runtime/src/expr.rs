@@ -471,7 +471,6 @@ impl Expr {
 
     /// Evaluates a boolean expression (false for non-bool expressions). Never allocates.
     #[inline]
-    #[inline]
     pub fn eval_bool(&self, env: &dyn Env) -> bool {
         match self.fast {
             Fast::General | Fast::AllOf => self.eval_bool_slow(env),

@@ -80,7 +80,9 @@ pub fn tick_tree<H: Host>(
         budget,
         runaway: None,
         cut: false,
+        observing: false,
     };
+    e.observing = e.host.observing();
     let status = e.run(0);
     let visits = budget - e.budget;
     let runaway = e.runaway;
@@ -111,7 +113,9 @@ pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize
         budget: 0,
         runaway: None,
         cut: false,
+        observing: false,
     };
+    e.observing = e.host.observing();
     e.halt(node);
 }
 
@@ -124,6 +128,8 @@ struct Engine<'a, H> {
     runaway: Option<usize>,
     /// The tick is being cut short (runaway or pause): unwind without touching state.
     cut: bool,
+    /// `host.observing()`, read once per tick.
+    observing: bool,
 }
 
 /// Runs a child; if the tick is being cut short, returns from the calling `exec` at once.
@@ -144,7 +150,7 @@ impl<H: Host> Engine<'_, H> {
         let old = self.status[i];
         if old != s {
             self.status[i] = s;
-            if self.host.observing() {
+            if self.observing {
                 self.host.on_result(i, old, s);
             }
         }
@@ -160,7 +166,7 @@ impl<H: Host> Engine<'_, H> {
             return Status::Failure;
         }
         self.budget -= 1;
-        let observing = self.host.observing();
+        let observing = self.observing;
         if observing {
             self.host.on_enter(i);
             if self.host.stop_requested() {
@@ -260,8 +266,10 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                for k in 0..count {
-                    let s = child!(self, tree.child(i, k));
+                let start = n.child_start as usize;
+                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
+                for (k, &c) in kids.iter().enumerate() {
+                    let s = child!(self, c as usize);
                     match s {
                         Status::Success => {}
                         Status::Running => {
@@ -285,8 +293,10 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                for k in 0..count {
-                    let s = child!(self, tree.child(i, k));
+                let start = n.child_start as usize;
+                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
+                for (k, &c) in kids.iter().enumerate() {
+                    let s = child!(self, c as usize);
                     match s {
                         Status::Failure | Status::Idle => {}
                         Status::Running => {

@@ -159,6 +159,8 @@ pub struct Debugger {
     interval: u64,
     ring: VecDeque<TraceEvent>,
     last_break: Option<BreakInfo>,
+    /// Ids are never reused within a session, so replies stay unambiguous.
+    next_id: u32,
 }
 
 enum Rule {
@@ -286,6 +288,7 @@ impl Debugger {
             interval: config.interval.max(1),
             ring: VecDeque::new(),
             last_break: None,
+            next_id: 1,
         }
     }
 
@@ -335,11 +338,12 @@ impl Debugger {
     /// Adds a breakpoint (its `id` is replaced by a fresh one if 0 or taken); returns its id.
     pub fn add_breakpoint(&mut self, def: &BreakpointDef) -> Result<u32, BreakpointError> {
         let mut def = def.clone();
-        if def.id == 0 || self.bps.iter().any(|b| b.id() == def.id) {
-            def.id = self.bps.iter().map(|b| b.id()).max().unwrap_or(0) + 1;
+        if def.id == 0 || def.id < self.next_id || self.bps.iter().any(|b| b.id() == def.id) {
+            def.id = self.next_id;
         }
         let mut bp = Breakpoint::compile(self.session.program(), &def)?;
         self.reset_edges_of(&mut bp);
+        self.next_id = def.id.saturating_add(1);
         self.bps.push(bp);
         Ok(def.id)
     }
