@@ -237,11 +237,7 @@ impl Agent {
                     self.food -= 1;
                 }
             }
-            FORAGE => {
-                if r & 7 == 0 {
-                    self.food += 1;
-                }
-            }
+            FORAGE if r & 7 == 0 => self.food += 1,
             SLEEP => self.fatigue -= DT * 0.08,
             REST => self.fatigue -= DT * 0.05,
             WORK => {
@@ -255,7 +251,7 @@ impl Agent {
         self.hunger = self.hunger.clamp(0.0, 1.0);
         self.fatigue = self.fatigue.clamp(0.0, 1.0);
         self.food = self.food.max(0);
-        if r % 400 == 0 {
+        if r.is_multiple_of(400) {
             self.danger = 1.0;
         } else {
             self.danger *= 0.97;
@@ -613,7 +609,8 @@ fn shapes(c: &mut Criterion) {
         std::mem::size_of::<townsfolk_runtime::expr::Expr>(),
         std::mem::size_of::<Value>()
     );
-    let cases: [(&str, fn() -> Pack, fn() -> BT<Act, bool>); 4] = [
+    type Case = (&'static str, fn() -> Pack, fn() -> BT<Act, bool>);
+    let cases: [Case; 4] = [
         ("S1", tf_s1, bs_s1),
         ("S2", tf_s2, bs_s2),
         ("S3", tf_s3, bs_s3),

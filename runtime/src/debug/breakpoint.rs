@@ -373,7 +373,10 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Enter { npc, .. }
             | TraceEvent::Exit { npc, .. } => Some(npc),
             TraceEvent::Message { from, .. } => Some(from),
-            TraceEvent::Flag { .. } | TraceEvent::Counter { .. } => None,
+            TraceEvent::Flag { .. }
+            | TraceEvent::Counter { .. }
+            | TraceEvent::ShowText { .. }
+            | TraceEvent::Sound { .. } => None,
         },
     }
 }

@@ -497,7 +497,7 @@ impl Debugger {
 
     fn snapshot_if_due(&mut self) {
         let t = self.session.tick();
-        if t % self.interval != 0 || self.snapshots.contains_key(&t) {
+        if !t.is_multiple_of(self.interval) || self.snapshots.contains_key(&t) {
             return;
         }
         self.snapshots.insert(t, self.session.clone());

@@ -4,6 +4,7 @@
 pub mod diag;
 mod load;
 pub mod model;
+pub mod response;
 
 pub use diag::{Diagnostic, Severity};
 pub use load::{
@@ -11,6 +12,7 @@ pub use load::{
     to_canonical_string,
 };
 pub use model::*;
+pub use response::Response;
 
 /// Loads a pack file from disk. I/O errors become a diagnostic, like every other problem.
 pub fn load_file(path: &std::path::Path) -> Loaded {

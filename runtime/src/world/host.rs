@@ -55,9 +55,7 @@ impl Env for NpcHost<'_, '_> {
     fn var(&self, scope: Scope, slot: u32) -> Value {
         probe::read_var(
             self.p,
-            self.flags,
-            self.counters,
-            self.area_vars,
+            (self.flags, self.counters, self.area_vars),
             &self.npc.blackboard,
             self.npc.area,
             scope,

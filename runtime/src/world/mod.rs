@@ -9,6 +9,7 @@ mod hash;
 mod host;
 pub mod probe;
 pub mod program;
+pub mod respond;
 mod trace;
 
 use std::collections::VecDeque;
@@ -72,7 +73,9 @@ pub struct World {
     pub area_vars: Vec<Vec<Value>>,
     pub rng: ChaCha8Rng,
     /// Messages sent this tick, delivered at its end: (recipient NPC, inbox, message).
-    outbox: Vec<(u32, Sym, Message)>,
+    pub(crate) outbox: Vec<(u32, Sym, Message)>,
+    /// Lines of text shown in the preview by responses, until a tick.
+    pub texts: Vec<(Sym, u64)>,
 }
 
 /// A running simulation of one pack.
@@ -132,6 +135,7 @@ impl Session {
             area_vars: p.areas.iter().map(|a| a.vars.clone()).collect(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
+            texts: Vec::new(),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
@@ -278,14 +282,21 @@ impl Session {
             }
             npc.last_status = out.status;
         }
-        let trace = if self.tracing {
-            Some(&mut self.trace)
-        } else {
-            None
+        let mut out = probe::Out {
+            trace: if self.tracing {
+                Some(&mut self.trace)
+            } else {
+                None
+            },
+            probe,
+            stop: false,
         };
-        if !movement(p, w, trace, probe) {
+        movement(p, w, &mut out);
+        if out.stop {
             return false;
         }
+        let tick = w.tick;
+        w.texts.retain(|&(_, until)| until > tick);
         // Deliver this tick's messages.
         for (to, inbox, m) in w.outbox.drain(..) {
             if let Some(npc) = w.npcs.get_mut(to as usize) {
@@ -360,12 +371,7 @@ fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
 
 /// Moves every walking NPC one step: seek the target, steer around static obstacles, stay
 /// in bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
-fn movement(
-    p: &Program,
-    w: &mut World,
-    mut trace: Option<&mut Vec<TraceEvent>>,
-    mut probe: Option<&mut (dyn Probe + '_)>,
-) -> bool {
+fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
     let b = p.bounds;
     for i in 0..w.npcs.len() {
         let Some(target) = w.npcs[i].target else {
@@ -447,24 +453,14 @@ fn movement(
                 _ => None,
             };
             if let Some(ev) = ev {
-                if let Some(t) = trace.as_deref_mut() {
-                    t.push(ev);
-                }
-                if let Some(pr) = probe.as_deref_mut() {
-                    let env = WorldEnv {
-                        program: p,
-                        world: w,
-                        npc: i as u32,
-                    };
-                    if pr.event(&DebugEvent::Trace(&ev), Some(&env)) {
-                        return false;
-                    }
+                out.emit(p, w, Some(i as u32), ev);
+                if out.stop {
+                    return;
                 }
             }
             k += 1;
         }
     }
-    true
 }
 
 #[cfg(test)]

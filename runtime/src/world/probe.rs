@@ -41,9 +41,7 @@ pub trait Probe {
 #[inline]
 pub(super) fn read_var(
     p: &Program,
-    w_flags: &[bool],
-    w_counters: &[i64],
-    area_vars: &[Vec<Value>],
+    (w_flags, w_counters, area_vars): (&[bool], &[i64], &[Vec<Value>]),
     blackboard: &[Value],
     area: Option<u32>,
     scope: Scope,
@@ -99,9 +97,7 @@ impl Env for WorldEnv<'_> {
         match w.npcs.get(self.npc as usize) {
             Some(n) => read_var(
                 self.program,
-                &w.flags,
-                &w.counters,
-                &w.area_vars,
+                (&w.flags, &w.counters, &w.area_vars),
                 &n.blackboard,
                 n.area,
                 scope,
@@ -124,5 +120,33 @@ impl Env for WorldEnv<'_> {
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
         has_tag(self.program, e, tag)
+    }
+}
+
+/// Where world-level code (movement, responses, later runtimes) reports what happens: the
+/// trace, when recording, and the debugger's probe, when watching (which may ask to pause).
+pub struct Out<'a, 'p> {
+    pub trace: Option<&'a mut Vec<TraceEvent>>,
+    pub probe: Option<&'a mut (dyn Probe + 'p)>,
+    /// Set when the probe asked to pause.
+    pub stop: bool,
+}
+
+impl Out<'_, '_> {
+    /// Reports an event; `npc` is the NPC it concerns (for breakpoint conditions).
+    pub fn emit(&mut self, p: &Program, w: &World, npc: Option<u32>, ev: TraceEvent) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(ev);
+        }
+        if let Some(probe) = self.probe.as_deref_mut() {
+            let env = npc.map(|npc| WorldEnv {
+                program: p,
+                world: w,
+                npc,
+            });
+            if probe.event(&DebugEvent::Trace(&ev), env.as_ref().map(|e| e as &dyn Env)) {
+                self.stop = true;
+            }
+        }
     }
 }

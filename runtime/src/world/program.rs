@@ -784,3 +784,49 @@ impl TreeCompiler for Builder<'_> {
         self.p.counters.add(name, Type::Int, Value::Int(0))
     }
 }
+
+impl crate::world::respond::ResponseCompiler for Builder<'_> {
+    fn flag_slot(&mut self, name: &str) -> u32 {
+        self.p.flags.add(name, Type::Bool, Value::Bool(false))
+    }
+    fn counter_slot(&mut self, name: &str) -> u32 {
+        self.p.counters.add(name, Type::Int, Value::Int(0))
+    }
+    fn intern(&mut self, s: &str) -> Sym {
+        Resolver::intern(self, s)
+    }
+    fn npc(&self, id: &str) -> Option<u32> {
+        self.p.npc_index(id)
+    }
+    fn ticks(&mut self, path: String, seconds: f64) -> u64 {
+        Builder::ticks(self, path, seconds)
+    }
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+}
+
+/// Builds a pack and compiles a list of responses against it (tests of responses).
+#[cfg(test)]
+pub(crate) fn build_with_responses(
+    pack: &Pack,
+    responses: &[crate::pack::Response],
+) -> (
+    Program,
+    Vec<crate::world::respond::CResponse>,
+    Vec<Diagnostic>,
+) {
+    let (program, mut diags) = Program::build(pack);
+    let mut b = Builder {
+        p: program,
+        diags: Vec::new(),
+        pack,
+    };
+    let compiled = responses
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| crate::world::respond::compile(&mut b, r, &index("responses", i)))
+        .collect();
+    diags.extend(b.diags);
+    (b.p, compiled, diags)
+}

@@ -63,3 +63,105 @@ fn tracing_does_not_change_the_simulation() {
     assert_eq!(a.hash(), b.hash());
     assert!(!b.trace().is_empty());
 }
+
+#[test]
+fn responses_change_flags_counters_and_send_messages() {
+    use crate::pack::Response;
+    use crate::world::probe::Out;
+    use crate::world::respond::apply;
+    let pack = load_str(include_str!("../../../samples/guards.json"))
+        .pack
+        .expect("sample");
+    let responses = [
+        Response::SetFlag {
+            flag: "door_open".into(),
+            value: true,
+        },
+        Response::ToggleFlag {
+            flag: "alarm".into(),
+        },
+        Response::SetCounter {
+            counter: "keys".into(),
+            value: 3,
+        },
+        Response::AddCounter {
+            counter: "keys".into(),
+            by: -1,
+        },
+        Response::CopyCounter {
+            from: "keys".into(),
+            to: "thefts".into(),
+        },
+        Response::SendMessage {
+            to: "guard_1".into(),
+            inbox: "orders".into(),
+            message: "thief".into(),
+        },
+        Response::ShowText {
+            text: "The door opens".into(),
+            seconds: 1.0,
+        },
+        Response::PlaySound {
+            cue: "creak".into(),
+        },
+        Response::Log {
+            text: "done".into(),
+        },
+        Response::SendMessage {
+            to: "nobody".into(),
+            inbox: "default".into(),
+            message: "x".into(),
+        },
+    ];
+    let (program, compiled, diags) = super::program::build_with_responses(&pack, &responses);
+    assert_eq!(compiled.len(), responses.len() - 1);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].path, "responses[9].to");
+    let program = std::sync::Arc::new(program);
+    let mut s = Session::new(program.clone(), 1);
+    let mut trace = Vec::new();
+    let w = &mut s.world;
+    let mut out = Out {
+        trace: Some(&mut trace),
+        probe: None,
+        stop: false,
+    };
+    for r in &compiled {
+        apply(&program, w, crate::value::EntityId::None, r, &mut out);
+    }
+    let flag = |n: &str| w.flags[program.flags.get(n).expect("flag") as usize];
+    let counter = |n: &str| w.counters[program.counters.get(n).expect("counter") as usize];
+    assert!(flag("door_open"));
+    assert!(flag("alarm"), "toggled from false");
+    assert_eq!(counter("keys"), 2);
+    assert_eq!(counter("thefts"), 2);
+    assert_eq!(w.outbox.len(), 1);
+    assert_eq!(w.texts.len(), 1);
+    let kinds: Vec<String> = trace
+        .iter()
+        .map(|e| super::trace::trace_value(&program, e)["kind"].to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "\"flag\"",
+            "\"flag\"",
+            "\"counter\"",
+            "\"counter\"",
+            "\"counter\"",
+            "\"message\"",
+            "\"show_text\"",
+            "\"sound\"",
+            "\"log\""
+        ]
+    );
+    s.step();
+    assert_eq!(
+        s.world().npcs[0]
+            .inboxes
+            .iter()
+            .map(|(_, q)| q.len())
+            .sum::<usize>(),
+        1
+    );
+}

@@ -70,6 +70,16 @@ pub enum TraceEvent {
         npc: u32,
         area: u32,
     },
+    /// A response showed a line of text in the preview.
+    ShowText {
+        tick: u64,
+        text: Sym,
+    },
+    /// A response played a sound cue.
+    Sound {
+        tick: u64,
+        cue: Sym,
+    },
 }
 
 impl TraceEvent {
@@ -84,7 +94,9 @@ impl TraceEvent {
             | TraceEvent::Log { tick, .. }
             | TraceEvent::Runaway { tick, .. }
             | TraceEvent::Enter { tick, .. }
-            | TraceEvent::Exit { tick, .. } => tick,
+            | TraceEvent::Exit { tick, .. }
+            | TraceEvent::ShowText { tick, .. }
+            | TraceEvent::Sound { tick, .. } => tick,
         }
     }
 }
@@ -145,6 +157,12 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
             "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
         TraceEvent::Exit { tick, npc: n, area } => json!({"tick": tick, "kind": "exit",
             "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
+        TraceEvent::ShowText { tick, text } => {
+            json!({"tick": tick, "kind": "show_text", "text": p.sym(text)})
+        }
+        TraceEvent::Sound { tick, cue } => {
+            json!({"tick": tick, "kind": "sound", "cue": p.sym(cue)})
+        }
     }
 }
 
