@@ -63,6 +63,14 @@ pub trait Env {
     fn has_tag(&self, _e: EntityId, _tag: Sym) -> bool {
         false
     }
+    /// In an area's handler tree: the NPC the event is about (`subject`).
+    fn subject(&self) -> EntityId {
+        EntityId::None
+    }
+    /// How many NPCs hold the named behavior of the area the tree acts for (`holders("x")`).
+    fn holders(&self, _template: Sym) -> i64 {
+        0
+    }
 }
 
 /// A compile error, located in the source text.
@@ -128,6 +136,10 @@ enum Op {
     Const(Value),
     Var(Scope, u32),
     SelfEntity,
+    /// `subject`: the NPC an area handler runs for.
+    Subject,
+    /// `holders("t")`: NPCs holding that behavior of the area.
+    Holders(Sym),
     Hour,
     Day,
     // Unary, in place.
@@ -659,6 +671,8 @@ fn run<const N: usize>(code: &[Op], base: usize, env: &dyn Env) -> Value {
             Op::Const(v) => st.push(v),
             Op::Var(scope, slot) => st.push(env.var(scope, slot)),
             Op::SelfEntity => st.push(Value::Entity(env.self_entity())),
+            Op::Subject => st.push(Value::Entity(env.subject())),
+            Op::Holders(t) => st.push(Value::Int(env.holders(t))),
             Op::Hour => st.push(Value::Float(env.hour())),
             Op::Day => st.push(Value::Int(env.day())),
             Op::HasTag(t) => st.push(Value::Bool(env.has_tag(env.self_entity(), t))),
@@ -1058,6 +1072,7 @@ enum Func {
     Sqrt,
     Entity,
     HasTag,
+    Holders,
 }
 
 const FUNCS: &[(&str, Func, &str)] = &[
@@ -1075,6 +1090,7 @@ const FUNCS: &[(&str, Func, &str)] = &[
     ("sqrt", Func::Sqrt, "sqrt(x)"),
     ("entity", Func::Entity, "entity(\"id\")"),
     ("has_tag", Func::HasTag, "has_tag(\"tag\")"),
+    ("holders", Func::Holders, "holders(\"behavior\")"),
 ];
 
 impl Func {
@@ -1087,7 +1103,8 @@ impl Func {
             | Func::Ceil
             | Func::Sqrt
             | Func::Entity
-            | Func::HasTag => 1,
+            | Func::HasTag
+            | Func::Holders => 1,
             Func::Distance | Func::Vec2 | Func::Min | Func::Max => 2,
             Func::Clamp => 3,
         }
@@ -1616,6 +1633,7 @@ impl Parser<'_, '_> {
             "true" => self.leaf(Op::Const(Value::Bool(true)), Type::Bool, t.start, t.end()),
             "false" => self.leaf(Op::Const(Value::Bool(false)), Type::Bool, t.start, t.end()),
             "self" => self.leaf(Op::SelfEntity, Type::Entity, t.start, t.end()),
+            "subject" => self.leaf(Op::Subject, Type::Entity, t.start, t.end()),
             _ => self.var(Scope::Blackboard, name, t.start, t.end()),
         }
     }
@@ -1668,7 +1686,7 @@ impl Parser<'_, '_> {
         self.enter(name_tok)?;
         let open = self.bump(); // `(`, checked by the caller
         let start = name_tok.start;
-        if f == Func::Entity || f == Func::HasTag {
+        if matches!(f, Func::Entity | Func::HasTag | Func::Holders) {
             let arg = self.bump();
             let Tk::Str(id) = &arg.kind else {
                 return Err(self.err_tok(
@@ -1693,6 +1711,10 @@ impl Parser<'_, '_> {
             if f == Func::HasTag {
                 let tag = self.resolver.intern(id);
                 return self.leaf(Op::HasTag(tag), Type::Bool, start, close.end());
+            }
+            if f == Func::Holders {
+                let name = self.resolver.intern(id);
+                return self.leaf(Op::Holders(name), Type::Int, start, close.end());
             }
             return match self.resolver.entity(id) {
                 Some(e) => self.leaf(
@@ -1819,7 +1841,7 @@ impl Parser<'_, '_> {
                 )
             }
             // Handled above.
-            Func::Entity | Func::HasTag => (None, Type::Entity),
+            Func::Entity | Func::HasTag | Func::Holders => (None, Type::Entity),
         };
         if let Some(op) = op {
             self.emit(op);

@@ -3,6 +3,7 @@
 //! the editor and the `townsfolk` CLI both drive a [`world::Session`], and debug it through a
 //! [`debug::Debugger`] (breakpoints, stepping by tick or node, step-back).
 
+pub mod areas;
 pub mod bt;
 pub mod debug;
 pub mod expr;

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{CNode, Op, Recipient, Target, Tree, VarRef};
+use super::{AreaAction, CNode, Op, Recipient, Target, Tree, VarRef};
 use crate::expr::{Expr, Scope};
 use crate::pack::diag::{index, key};
 use crate::pack::{Arity, MoveTarget, Node, NodeKind, Pack};
@@ -100,7 +100,7 @@ fn emit<C: TreeCompiler>(
     let idx = cx.tree.nodes.len();
     let origin_id = c.intern(&node.id);
     cx.tree.nodes.push(CNode {
-        op: Op::Request,
+        op: Op::Fail,
         child_start: 0,
         child_count: 0,
         end: 0,
@@ -277,7 +277,7 @@ fn bb_var<C: TreeCompiler>(c: &mut C, path: String, name: &str, types: &[Type]) 
 
 fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &str) -> Op {
     // Placeholder for parts with errors: the program is not run while it has errors.
-    let bad = Op::Request;
+    let bad = Op::Fail;
     match kind {
         NodeKind::Sequence { reactive } => Op::Sequence {
             reactive: *reactive,
@@ -423,6 +423,19 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
                 .or_else(|| var.strip_prefix("counter."))
             {
                 (Some(VarRef::Counter(c.counter_slot(name))), Type::Int)
+            } else if let Some(name) = var.strip_prefix("area.") {
+                match c.slot(Scope::Area, name) {
+                    Some((slot, t)) => (Some(VarRef::Area(slot)), t),
+                    None => {
+                        c.error(
+                            vpath,
+                            format!(
+                                "unknown area variable `{name}` (declare it in an area's `vars`)"
+                            ),
+                        );
+                        (None, Type::Bool)
+                    }
+                }
             } else {
                 match c.slot(Scope::Blackboard, var) {
                     Some((slot, t)) => (Some(VarRef::Blackboard(slot)), t),
@@ -444,14 +457,22 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         NodeKind::SendMessage { to, inbox, message } => {
             let recipient = if to == "self" {
                 Some(Recipient::SelfNpc)
+            } else if to == "area" {
+                Some(Recipient::CurrentArea)
+            } else if to == "subject" {
+                Some(Recipient::Subject)
             } else if let Some(EntityId::Npc(n)) = c.entity(to) {
                 Some(Recipient::Npc(n))
+            } else if let Some(EntityId::Area(a)) = c.entity(to) {
+                Some(Recipient::Area(a))
             } else if c.slot(Scope::Blackboard, to).is_some() {
                 bb_var(c, key(path, "to"), to, &[Type::Entity]).map(Recipient::Var)
             } else {
                 c.error(
                     key(path, "to"),
-                    format!("`{to}` is neither an NPC id, `self`, nor an entity variable"),
+                    format!(
+                        "`{to}` is neither an NPC or area id, `self`, `area`, `subject`, nor an entity variable"
+                    ),
                 );
                 None
             };
@@ -468,6 +489,16 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             inbox,
             message,
             sender_var,
+        }
+        | NodeKind::Peek {
+            inbox,
+            message,
+            sender_var,
+        }
+        | NodeKind::WaitMessage {
+            inbox,
+            message,
+            sender_var,
         } => {
             let sender = match sender_var {
                 Some(v) => match bb_var(c, key(path, "sender_var"), v, &[Type::Entity]) {
@@ -476,10 +507,19 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
                 },
                 None => None,
             };
-            Op::Receive {
-                inbox: c.intern(inbox),
-                message: message.as_deref().map(|m| c.intern(m)),
-                sender,
+            let (inbox, message) = (c.intern(inbox), message.as_deref().map(|m| c.intern(m)));
+            match kind {
+                NodeKind::WaitMessage { .. } => Op::WaitMessage {
+                    inbox,
+                    message,
+                    sender,
+                },
+                _ => Op::Receive {
+                    inbox,
+                    message,
+                    sender,
+                    take: !matches!(kind, NodeKind::Peek { .. }),
+                },
             }
         }
         NodeKind::Animate { animation, seconds } => Op::Animate {
@@ -506,19 +546,67 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         },
         NodeKind::Request {
             prefer,
-            forbid: _,
-            area_kind: _,
+            forbid,
+            area_kind,
         } => {
+            let mut req = crate::areas::CRequest::default();
             for (k, p) in prefer.iter().enumerate() {
-                if !(p.weight.is_finite() && p.weight >= 0.0) {
+                if !(p.weight.is_finite() && p.weight >= 0.0 && p.weight <= 1.0e9) {
                     c.error(
                         key(&index(&key(path, "prefer"), k), "weight"),
                         format!("a weight must be a finite number >= 0, found {}", p.weight),
                     );
                 }
+                let name = c.intern(&p.template);
+                req.prefer.push((name, p.weight));
             }
-            Op::Request
+            req.forbid = forbid.iter().map(|f| c.intern(f)).collect();
+            req.area_kind = area_kind.as_deref().map(|k| c.intern(k));
+            Op::Request {
+                req: c.add_request(req),
+            }
         }
+        NodeKind::GoToChild { kind, choose } => Op::GoToChild {
+            kind: c.intern(kind),
+            choose: *choose,
+        },
+        NodeKind::EnableTemplate { template, enabled } => Op::Area(AreaAction::EnableTemplate {
+            template: c.intern(template),
+            enabled: *enabled,
+        }),
+        NodeKind::MessageHolders {
+            template,
+            inbox,
+            message,
+        } => Op::Area(AreaAction::MessageHolders {
+            template: template.as_deref().map(|t| c.intern(t)),
+            inbox: c.intern(inbox),
+            message: c.intern(message),
+        }),
+        NodeKind::CreateArea { prototype, seconds } => {
+            let dynamic = pack.areas.iter().any(|a| a.id == *prototype && a.dynamic);
+            match c.entity(prototype) {
+                Some(EntityId::Area(a)) if dynamic => Op::Area(AreaAction::CreateArea {
+                    proto: a,
+                    ticks: seconds.map(|s| c.ticks(key(path, "seconds"), s)),
+                }),
+                Some(EntityId::Area(_)) => {
+                    c.error(
+                        key(path, "prototype"),
+                        format!("area `{prototype}` is not a dynamic prototype (set `\"dynamic\": true` on it)"),
+                    );
+                    bad
+                }
+                _ => {
+                    c.error(
+                        key(path, "prototype"),
+                        format!("unknown area `{prototype}`"),
+                    );
+                    bad
+                }
+            }
+        }
+        NodeKind::RemoveArea => Op::Area(AreaAction::RemoveArea),
     }
 }
 

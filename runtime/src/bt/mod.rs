@@ -56,15 +56,43 @@ pub enum VarRef {
     Blackboard(u32),
     Flag(u32),
     Counter(u32),
+    /// `area.NAME`: a variable of the area the tree runs in (an NPC's innermost area).
+    Area(u32),
 }
 
 /// Who receives a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recipient {
+    /// The NPC (or area) running the tree.
     SelfNpc,
     Npc(u32),
     /// A blackboard slot holding an entity.
     Var(u32),
+    /// An area's inbox, by area index.
+    Area(u32),
+    /// `area`: the innermost area the NPC stands in (in an area's tree: itself).
+    CurrentArea,
+    /// `subject`: in an area's handler, the NPC the event is about.
+    Subject,
+}
+
+/// What an area-related action node does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AreaAction {
+    EnableTemplate {
+        template: Sym,
+        enabled: bool,
+    },
+    MessageHolders {
+        template: Option<Sym>,
+        inbox: Sym,
+        message: Sym,
+    },
+    CreateArea {
+        proto: u32,
+        ticks: Option<u64>,
+    },
+    RemoveArea,
 }
 
 /// A compiled node: what it does.
@@ -136,7 +164,15 @@ pub enum Op {
         inbox: Sym,
         message: Sym,
     },
+    /// `take == false`: peek.
     Receive {
+        inbox: Sym,
+        message: Option<Sym>,
+        sender: Option<u32>,
+        take: bool,
+    },
+    /// Running until a message arrives, then takes it.
+    WaitMessage {
         inbox: Sym,
         message: Option<Sym>,
         sender: Option<u32>,
@@ -156,8 +192,18 @@ pub enum Op {
     Subtree {
         tree: u32,
     },
-    /// Asks the smart area for a behavior. Fails until the smart-areas runtime exists.
-    Request,
+    /// Asks the smart area for a behavior (parameters in `Program::requests`).
+    Request {
+        req: u32,
+    },
+    /// Walk into a child area of the granting area.
+    GoToChild {
+        kind: Sym,
+        choose: crate::pack::ChildChoice,
+    },
+    Area(AreaAction),
+    /// Always fails: stands in for a node with errors (a program with errors never runs).
+    Fail,
 }
 
 /// A compiled node.

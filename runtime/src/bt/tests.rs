@@ -10,6 +10,7 @@ fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) ->
     let text = format!(
         r#"{{"format": "townsfolk-pack", "version": 1, "name": "test",
         "world": {{"dt": 0.1, "clock": {{"start_hour": 12}},
+          "bounds": {{"min": [-10, -10], "max": [100, 100]}},
           "objects": [{{"id": "rock", "pos": [5, 0], "radius": 0}}],
           "npcs": [{{"id": "npc", "pos": [0, 0], "speed": 10, "tree": "t", "tags": ["hero"]}},
                    {{"id": "other", "pos": [50, 50], "speed": 0, "tree": "idle"}}]}},
@@ -493,7 +494,7 @@ fn subtree_runs_shared_definition_and_reports_origin() {
 }
 
 #[test]
-fn request_fails_cleanly_until_smart_areas() {
+fn request_outside_any_area_fails() {
     let mut s = session(r#"{"id": "r", "type": "request"}"#, "");
     s.step();
     assert_eq!(root_status(&s), Status::Failure);

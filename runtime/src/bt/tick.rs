@@ -1,6 +1,6 @@
 //! The tick engine: walks a compiled tree for one NPC through a [`Host`].
 
-use super::{ExprId, Instance, Op, Recipient, Status, Target, Tree, VarRef};
+use super::{AreaAction, ExprId, Instance, Op, Recipient, Status, Target, Tree, VarRef};
 use crate::value::Sym;
 
 /// What a tree needs from the world it runs in. The world implements it for one NPC at a
@@ -22,14 +22,32 @@ pub trait Host {
     fn set(&mut self, var: VarRef, value: ExprId);
     /// Sends a message; false when the recipient does not exist.
     fn send(&mut self, to: Recipient, inbox: Sym, message: Sym) -> bool;
-    /// Takes a message; false when there is none.
-    fn receive(&mut self, inbox: Sym, message: Option<Sym>, sender_slot: Option<u32>) -> bool;
+    /// Takes (or, `take == false`, peeks at) a message; false when there is none.
+    fn receive(
+        &mut self,
+        inbox: Sym,
+        message: Option<Sym>,
+        sender_slot: Option<u32>,
+        take: bool,
+    ) -> bool;
     /// Starts showing an animation (`say == false`) or a line of speech in the preview.
     fn show(&mut self, say: bool, what: Sym);
     fn clear_show(&mut self);
     fn log(&mut self, text: Sym);
-    /// A request node asks its smart area for a behavior.
-    fn request(&mut self, node: usize) -> Status;
+    /// A request node asks its smart area for a behavior (and ticks the one it holds).
+    fn request(&mut self, node: usize, req: u32) -> Status;
+    /// A running request node is halted: its behavior is interrupted.
+    fn halt_request(&mut self, node: usize);
+    /// One step of walking into a child area of the area that granted the running behavior;
+    /// `chosen` is the node's memory of the child picked (0: none yet).
+    fn go_to_child(
+        &mut self,
+        kind: Sym,
+        choose: crate::pack::ChildChoice,
+        chosen: &mut u64,
+    ) -> Status;
+    /// Area actions: enable/disable a template, message holders, create/remove an area.
+    fn area_action(&mut self, action: &AreaAction) -> Status;
     /// Whether node visits are reported through `on_enter`/`on_result` (tracing or
     /// debugging). When false the engine makes no such calls.
     fn observing(&self) -> bool;
@@ -201,8 +219,9 @@ impl<H: Host> Engine<'_, H> {
         for j in i..end {
             if self.status[j] == Status::Running {
                 match self.tree.nodes[j].op {
-                    Op::MoveTo { .. } => self.host.stop_moving(),
+                    Op::MoveTo { .. } | Op::GoToChild { .. } => self.host.stop_moving(),
                     Op::Animate { .. } | Op::Say { .. } => self.host.clear_show(),
+                    Op::Request { .. } => self.host.halt_request(j),
                     _ => {}
                 }
             }
@@ -517,7 +536,19 @@ impl<H: Host> Engine<'_, H> {
                 inbox,
                 message,
                 sender,
-            } => status_of(self.host.receive(inbox, message, sender)),
+                take,
+            } => status_of(self.host.receive(inbox, message, sender, take)),
+            &Op::WaitMessage {
+                inbox,
+                message,
+                sender,
+            } => {
+                if self.host.receive(inbox, message, sender, true) {
+                    Status::Success
+                } else {
+                    Status::Running
+                }
+            }
             &Op::Animate { animation, ticks } => {
                 if self.state[i] == 0 {
                     self.host.show(false, animation);
@@ -549,7 +580,17 @@ impl<H: Host> Engine<'_, H> {
                     child!(self, tree.child(i, 0))
                 }
             }
-            Op::Request => self.host.request(i),
+            &Op::Request { req } => self.host.request(i, req),
+            &Op::GoToChild { kind, choose } => {
+                let s = self.host.go_to_child(kind, choose, &mut self.state[i]);
+                if s != Status::Running {
+                    self.state[i] = 0;
+                    self.host.stop_moving();
+                }
+                s
+            }
+            Op::Area(action) => self.host.area_action(action),
+            Op::Fail => Status::Failure,
         }
     }
 

@@ -372,7 +372,15 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Runaway { npc, .. }
             | TraceEvent::Enter { npc, .. }
             | TraceEvent::Exit { npc, .. } => Some(npc),
-            TraceEvent::Message { from, .. } => Some(from),
+            TraceEvent::Message { from, to, .. } => match (from, to) {
+                (EntityId::Npc(n), _) | (_, EntityId::Npc(n)) => Some(n),
+                _ => None,
+            },
+            TraceEvent::Request { npc, .. }
+            | TraceEvent::Adopt { npc, .. }
+            | TraceEvent::Drop { npc, .. }
+            | TraceEvent::Handler { npc, .. } => Some(npc),
+            TraceEvent::AreaCreated { .. } | TraceEvent::AreaRemoved { .. } => None,
             TraceEvent::Flag { .. }
             | TraceEvent::Counter { .. }
             | TraceEvent::ShowText { .. }

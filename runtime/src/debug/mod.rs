@@ -435,7 +435,7 @@ impl Debugger {
         };
         let completed = self.session.step_probed(&mut probe);
         let (count, last, hit, log) = (probe.count, probe.last, probe.hit, probe.log);
-        for &ev in self.session.trace() {
+        for ev in self.session.trace().iter().cloned() {
             if self.ring.len() >= TRACE_RING {
                 self.ring.pop_front();
             }

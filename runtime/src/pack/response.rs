@@ -42,6 +42,16 @@ pub enum Response {
     PlaySound { cue: String },
     /// Writes a line to the trace.
     Log { text: String },
+    /// Creates a dynamic area from a prototype (an area with `"dynamic": true`) centred at a
+    /// point, for `seconds` (absent: until removed).
+    CreateArea {
+        prototype: String,
+        at: crate::pack::Point,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seconds: Option<f64>,
+    },
+    /// Removes every live copy of a dynamic area prototype.
+    RemoveArea { prototype: String },
 }
 
 impl Response {
@@ -57,6 +67,8 @@ impl Response {
             Response::ShowText { .. } => "show_text",
             Response::PlaySound { .. } => "play_sound",
             Response::Log { .. } => "log",
+            Response::CreateArea { .. } => "create_area",
+            Response::RemoveArea { .. } => "remove_area",
         }
     }
 }

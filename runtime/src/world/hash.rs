@@ -63,6 +63,62 @@ impl Fnv {
     }
 }
 
+fn instance(h: &mut Fnv, i: &crate::bt::Instance) {
+    h.u64(i.tree as u64);
+    for &s in &i.state {
+        h.u64(s);
+    }
+    for &s in &i.status {
+        h.u64(s as u64);
+    }
+}
+
+fn inboxes(
+    h: &mut Fnv,
+    boxes: &[(
+        crate::value::Sym,
+        std::collections::VecDeque<super::Message>,
+    )],
+) {
+    for (name, q) in boxes {
+        h.u64(name.0 as u64);
+        h.u64(q.len() as u64);
+        for m in q {
+            h.entity(m.from);
+            h.u64(m.message.0 as u64);
+            h.u64(m.sent);
+        }
+    }
+}
+
+fn area_state(h: &mut Fnv, a: &crate::areas::AreaState) {
+    h.u64(a.alive as u64);
+    for &e in &a.enabled {
+        h.u64(e as u64);
+    }
+    for &n in &a.holders {
+        h.u64(n as u64);
+    }
+    inboxes(h, &a.inboxes);
+    match &a.brain {
+        Some(b) => instance(h, b),
+        None => h.u64(u64::MAX),
+    }
+    h.u64(a.queue.len() as u64);
+    for j in &a.queue {
+        h.u64(j.kind as u64);
+        h.u64(j.npc as u64);
+    }
+    match &a.running {
+        Some((j, i)) => {
+            h.u64(j.kind as u64);
+            h.u64(j.npc as u64);
+            instance(h, i);
+        }
+        None => h.u64(u64::MAX),
+    }
+}
+
 pub(super) fn world_hash(w: &World) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     h.u64(w.tick);
@@ -80,6 +136,26 @@ pub(super) fn world_hash(w: &World) -> u64 {
         for &v in vars {
             h.value(v);
         }
+    }
+    for a in &w.areas {
+        area_state(&mut h, a);
+    }
+    h.u64(w.dyn_areas.len() as u64);
+    for d in &w.dyn_areas {
+        h.u64(d.id as u64);
+        h.vec2(d.offset);
+        h.u64(d.expires.map_or(u64::MAX, |e| e));
+        for &v in &d.vars {
+            h.value(v);
+        }
+        area_state(&mut h, &d.state);
+    }
+    h.u64(w.dyn_serial as u64);
+    for (to, inbox, m) in &w.outbox {
+        h.entity(*to);
+        h.u64(inbox.0 as u64);
+        h.entity(m.from);
+        h.u64(m.message.0 as u64);
     }
     h.u64(w.npcs.len() as u64);
     for (i, n) in w.npcs.iter().enumerate() {
@@ -108,16 +184,21 @@ pub(super) fn world_hash(w: &World) -> u64 {
             }
             None => h.u64(0),
         }
-        for (name, q) in &n.inboxes {
-            h.u64(name.0 as u64);
-            h.u64(q.len() as u64);
-            for m in q {
-                h.entity(m.from);
-                h.u64(m.message.0 as u64);
-                h.u64(m.sent);
-            }
-        }
+        inboxes(&mut h, &n.inboxes);
         h.u64(n.area.map_or(u64::MAX, |a| a as u64));
+        h.u64(n.areas.len() as u64);
+        for &a in &n.areas {
+            h.u64(a as u64);
+        }
+        h.u64(n.tags.len() as u64);
+        for t in &n.tags {
+            h.u64(t.node);
+            h.u64(t.area as u64);
+            h.u64(t.template as u64);
+            h.u64(t.overridable as u64);
+            h.u64(t.adopted);
+            instance(&mut h, &t.instance);
+        }
         h.u64(n.last_status as u64);
     }
     h.0

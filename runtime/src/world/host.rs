@@ -1,43 +1,105 @@
-//! The world as seen by one NPC's tree while it ticks.
+//! The world as seen by a tree while it ticks: an NPC's own tree and the behaviors it adopted,
+//! or an area's brain and handler trees.
 
 use rand::RngExt;
-use rand_chacha::ChaCha8Rng;
 
 use super::probe::{self, DebugEvent, Probe};
-use super::{MAX_INBOX, Message, Npc, Program, TraceEvent};
-use crate::bt::{ExprId, Host, Recipient, Status, Target, VarRef};
+use super::{MAX_INBOX, Message, Npc, Program, TraceEvent, World};
+use crate::areas::{self, HandlerKind};
+use crate::bt::{self, AreaAction, ExprId, Host, Instance, Recipient, Status, Target, VarRef};
 use crate::expr::{Env, Scope};
+use crate::pack::ChildChoice;
 use crate::value::{EntityId, Sym, Value, Vec2};
 
-pub(super) struct NpcHost<'a, 'p> {
+/// An emitter (trace + probe) for world-level code called from a host, borrowing only those
+/// two fields so the world stays free to borrow.
+macro_rules! out {
+    ($h:ident) => {
+        probe::Out {
+            trace: $h.trace.as_deref_mut(),
+            probe: $h.probe.as_deref_mut(),
+            stop: false,
+        }
+    };
+}
+
+/// Who runs the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Who {
+    Npc(u32),
+    /// An area's brain (`subject: None`) or handler (the NPC the event is about).
+    Area {
+        id: u32,
+        subject: Option<u32>,
+    },
+}
+
+pub(crate) struct ActorHost<'a, 'p> {
     pub p: &'a Program,
-    pub me: u32,
-    pub npc: &'a mut Npc,
-    pub pos: &'a [Vec2],
-    pub flags: &'a mut Vec<bool>,
-    pub counters: &'a mut Vec<i64>,
-    pub area_vars: &'a [Vec<Value>],
-    pub rng: &'a mut ChaCha8Rng,
-    pub outbox: &'a mut Vec<(u32, Sym, Message)>,
-    pub tick: u64,
-    pub hour: f64,
-    pub day: i64,
-    pub trace: Option<&'a mut Vec<super::TraceEvent>>,
+    pub w: &'a mut World,
+    pub who: Who,
+    /// An NPC's blackboard, moved out of the world for its tick (fast to read); empty for
+    /// areas.
+    pub bb: Vec<Value>,
+    /// The compiled tree being ticked (the NPC's, an adopted behavior's, a brain's, …).
     pub tree: u32,
+    /// While an adopted behavior ticks: the area that granted it.
+    pub granting: Option<u32>,
+    pub trace: Option<&'a mut Vec<TraceEvent>>,
     /// A debugger watching this tick, and whether it asked to pause.
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
     pub stop: bool,
 }
 
-impl NpcHost<'_, '_> {
+impl ActorHost<'_, '_> {
+    fn me(&self) -> Option<u32> {
+        match self.who {
+            Who::Npc(n) => Some(n),
+            Who::Area { .. } => None,
+        }
+    }
+    /// The NPC the tree is about: the NPC itself, or a handler's subject.
+    fn npc_about(&self) -> u32 {
+        match self.who {
+            Who::Npc(n) => n,
+            Who::Area { subject, .. } => subject.unwrap_or(u32::MAX),
+        }
+    }
+    fn npc_mut(&mut self) -> Option<&mut Npc> {
+        let n = self.me()?;
+        self.w.npcs.get_mut(n as usize)
+    }
     fn position_of(&self, e: EntityId) -> Option<Vec2> {
-        probe::position_of(self.p, self.pos, e)
+        match e {
+            EntityId::Area(a) => areas::center(self.p, self.w, a),
+            _ => probe::position_of(self.p, &self.w.pos, e),
+        }
+    }
+    /// The area `area.NAME` refers to, and that `area` messages go to.
+    fn current_area(&self) -> Option<u32> {
+        match self.who {
+            Who::Npc(n) => self.w.npcs.get(n as usize).and_then(|x| x.area),
+            Who::Area { id, .. } => Some(id),
+        }
+    }
+    /// The area area actions act on: the one that granted the running behavior, the area
+    /// itself, or the NPC's innermost area.
+    fn acting_area(&self) -> Option<u32> {
+        match self.who {
+            Who::Area { id, .. } => Some(id),
+            Who::Npc(_) => self.granting.or(self.current_area()),
+        }
     }
     pub(super) fn emit(&mut self, ev: TraceEvent) {
+        if let Some(probe) = self.probe.take() {
+            if probe.event(&DebugEvent::Trace(&ev), Some(&*self)) {
+                self.stop = true;
+            }
+            self.probe = Some(probe);
+        }
         if let Some(t) = self.trace.as_deref_mut() {
             t.push(ev);
         }
-        self.probe_event(&DebugEvent::Trace(&ev));
     }
     /// Shows an event to the debugger, if one watches; it may ask to pause.
     fn probe_event(&mut self, ev: &DebugEvent<'_>) {
@@ -48,41 +110,173 @@ impl NpcHost<'_, '_> {
             self.probe = Some(probe);
         }
     }
+    fn inbox_mut(&mut self) -> Option<&mut Vec<(Sym, std::collections::VecDeque<Message>)>> {
+        match self.who {
+            Who::Npc(n) => self.w.npcs.get_mut(n as usize).map(|x| &mut x.inboxes),
+            Who::Area { id, .. } => areas::state_mut(self.w, id).map(|s| &mut s.inboxes),
+        }
+    }
+    fn inboxes(&self) -> Option<&Vec<(Sym, std::collections::VecDeque<Message>)>> {
+        match self.who {
+            Who::Npc(n) => self.w.npcs.get(n as usize).map(|x| &x.inboxes),
+            Who::Area { id, .. } => areas::state(self.w, id).map(|s| &s.inboxes),
+        }
+    }
+    fn self_id(&self) -> EntityId {
+        match self.who {
+            Who::Npc(n) => EntityId::Npc(n),
+            Who::Area { id, .. } => EntityId::Area(id),
+        }
+    }
+    fn write_bb(&mut self, slot: u32, v: Value) {
+        let old = match self.who {
+            Who::Npc(_) => self
+                .bb
+                .get_mut(slot as usize)
+                .map(|c| std::mem::replace(c, v)),
+            Who::Area {
+                subject: Some(s), ..
+            } => self
+                .w
+                .npcs
+                .get_mut(s as usize)
+                .and_then(|n| n.blackboard.get_mut(slot as usize))
+                .map(|c| std::mem::replace(c, v)),
+            Who::Area { subject: None, .. } => None,
+        };
+        if let Some(old) = old
+            && old != v
+            && self.probe.is_some()
+        {
+            let npc = self.npc_about();
+            self.probe_event(&DebugEvent::VarChanged {
+                npc,
+                slot,
+                old,
+                new: v,
+            });
+        }
+    }
+
+    /// Ticks the behavior tag `k` of this NPC (its grafted subtree); applies the drop policy
+    /// when it ends.
+    fn tick_tag(&mut self, npc: u32, k: usize) -> Status {
+        let p = self.p;
+        let (tree_idx, area) = {
+            let t = &self.w.npcs[npc as usize].tags[k];
+            (t.tree, t.area)
+        };
+        let Some(tree) = p.trees.get(tree_idx as usize) else {
+            return Status::Failure;
+        };
+        let mut inst = std::mem::replace(
+            &mut self.w.npcs[npc as usize].tags[k].instance,
+            Instance::empty(),
+        );
+        let (outer_tree, outer_granting) = (self.tree, self.granting);
+        self.tree = tree_idx;
+        self.granting = Some(area);
+        let out = bt::tick_tree(tree, &mut inst, self, p.visit_budget);
+        self.tree = outer_tree;
+        self.granting = outer_granting;
+        if let Some(tag) = self.w.npcs[npc as usize].tags.get_mut(k) {
+            tag.instance = inst;
+        }
+        if out.paused || self.stop {
+            return Status::Running;
+        }
+        if out.status != Status::Running {
+            let mut o = out!(self);
+            areas::after_end(p, self.w, npc, k, out.status, &mut o);
+            self.stop |= o.stop;
+        }
+        out.status
+    }
 }
 
-impl Env for NpcHost<'_, '_> {
+impl Env for ActorHost<'_, '_> {
     #[inline]
     fn var(&self, scope: Scope, slot: u32) -> Value {
-        probe::read_var(
-            self.p,
-            (self.flags, self.counters, self.area_vars),
-            &self.npc.blackboard,
-            self.npc.area,
-            scope,
-            slot,
-        )
+        let w = &*self.w;
+        match (scope, self.who) {
+            (Scope::Blackboard, Who::Npc(_)) => self
+                .bb
+                .get(slot as usize)
+                .copied()
+                .unwrap_or(Value::Bool(false)),
+            (Scope::Blackboard, Who::Area { subject, .. }) => subject
+                .and_then(|s| w.npcs.get(s as usize))
+                .and_then(|n| n.blackboard.get(slot as usize).copied())
+                .unwrap_or_else(|| {
+                    self.p
+                        .blackboard
+                        .defaults
+                        .get(slot as usize)
+                        .copied()
+                        .unwrap_or(Value::Bool(false))
+                }),
+            (Scope::Area, _) => self
+                .current_area()
+                .and_then(|a| areas::vars(w, a))
+                .and_then(|v| v.get(slot as usize).copied())
+                .or_else(|| {
+                    self.p
+                        .area_vars
+                        .types
+                        .get(slot as usize)
+                        .map(|&t| Value::default_of(t))
+                })
+                .unwrap_or(Value::Bool(false)),
+            (Scope::Flag, _) => Value::Bool(w.flags.get(slot as usize).copied().unwrap_or(false)),
+            (Scope::Counter, _) => Value::Int(w.counters.get(slot as usize).copied().unwrap_or(0)),
+        }
     }
     fn self_entity(&self) -> EntityId {
-        EntityId::Npc(self.me)
+        self.self_id()
     }
     fn position(&self, e: EntityId) -> Option<Vec2> {
         self.position_of(e)
     }
     fn hour(&self) -> f64 {
-        self.hour
+        self.w.hour
     }
     fn day(&self) -> i64 {
-        self.day
+        self.w.day
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
-        probe::has_tag(self.p, e, tag)
+        match e {
+            EntityId::Area(a) => self
+                .p
+                .areas
+                .get(areas::proto_of(a) as usize)
+                .is_some_and(|x| x.kinds.contains(&tag)),
+            _ => probe::has_tag(self.p, e, tag),
+        }
+    }
+    fn subject(&self) -> EntityId {
+        match self.who {
+            Who::Area {
+                subject: Some(s), ..
+            } => EntityId::Npc(s),
+            _ => EntityId::None,
+        }
+    }
+    fn holders(&self, template: Sym) -> i64 {
+        let Some(a) = self.acting_area() else {
+            return 0;
+        };
+        let rules = &self.p.area_rules[areas::proto_of(a) as usize];
+        match (rules.template(template), areas::state(self.w, a)) {
+            (Some(t), Some(s)) => s.holders.get(t).copied().unwrap_or(0) as i64,
+            _ => 0,
+        }
     }
 }
 
-impl Host for NpcHost<'_, '_> {
+impl Host for ActorHost<'_, '_> {
     #[inline]
     fn now(&self) -> u64 {
-        self.tick
+        self.w.tick
     }
     #[inline]
     fn eval_bool(&mut self, expr: ExprId) -> bool {
@@ -93,28 +287,30 @@ impl Host for NpcHost<'_, '_> {
         }
     }
     fn random(&mut self) -> f64 {
-        self.rng.random::<f64>()
+        self.w.rng.random::<f64>()
     }
     fn in_area(&self, area: u32) -> bool {
-        match self.p.areas.get(area as usize) {
-            Some(a) => a.contains(self.pos[self.me as usize]),
+        let n = self.npc_about();
+        match self.w.pos.get(n as usize) {
+            Some(&at) => areas::contains(self.p, self.w, area, at),
             None => false,
         }
     }
     fn hour(&self) -> f64 {
-        self.hour
+        self.w.hour
     }
     fn has_message(&self, inbox: Sym, message: Option<Sym>) -> bool {
-        self.npc
-            .inboxes
-            .iter()
-            .find(|(s, _)| *s == inbox)
+        self.inboxes()
+            .and_then(|ib| ib.iter().find(|(s, _)| *s == inbox))
             .is_some_and(|(_, q)| match message {
                 None => !q.is_empty(),
                 Some(m) => q.iter().any(|x| x.message == m),
             })
     }
     fn move_to(&mut self, target: Target, tolerance: f64) -> Status {
+        let Some(me) = self.me() else {
+            return Status::Failure;
+        };
         let (goal, extra) = match target {
             Target::Point(p) => (Some(p), 0.0),
             Target::Object(o) => match self.p.objects.get(o as usize) {
@@ -123,27 +319,21 @@ impl Host for NpcHost<'_, '_> {
             },
             Target::Area(a) => (self.position_of(EntityId::Area(a)), 0.0),
             Target::Npc(n) => (self.position_of(EntityId::Npc(n)), 2.0 * super::NPC_RADIUS),
-            Target::Var(slot) => match self.npc.blackboard.get(slot as usize) {
+            Target::Var(slot) => match self.bb.get(slot as usize) {
                 Some(Value::Vec2(v)) => (Some(*v), 0.0),
                 Some(Value::Entity(e)) => (self.position_of(*e), 2.0 * super::NPC_RADIUS),
                 _ => (None, 0.0),
             },
         };
-        let Some(mut goal) = goal else {
+        let Some(goal) = goal else {
             return Status::Failure;
         };
-        let b = self.p.bounds;
-        goal.x = goal.x.clamp(b.min.x, b.max.x);
-        goal.y = goal.y.clamp(b.min.y, b.max.y);
-        if self.pos[self.me as usize].distance(goal) <= tolerance + extra {
-            Status::Success
-        } else {
-            self.npc.target = Some(goal);
-            Status::Running
-        }
+        walk(self.p, self.w, me, goal, tolerance + extra)
     }
     fn stop_moving(&mut self) {
-        self.npc.target = None;
+        if let Some(n) = self.npc_mut() {
+            n.target = None;
+        }
     }
     fn set(&mut self, var: VarRef, value: ExprId) {
         let p = self.p;
@@ -151,34 +341,23 @@ impl Host for NpcHost<'_, '_> {
             return;
         };
         let v = e.eval(self);
+        let tick = self.w.tick;
         match var {
             VarRef::Blackboard(s) => {
-                if let Some(cell) = self.npc.blackboard.get_mut(s as usize) {
-                    let old = *cell;
-                    // Ints assigned to float variables are widened.
-                    *cell = match (old, v) {
-                        (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
-                        _ => v,
-                    };
-                    let new = *cell;
-                    if self.probe.is_some() && old != new {
-                        let npc = self.me;
-                        self.probe_event(&DebugEvent::VarChanged {
-                            npc,
-                            slot: s,
-                            old,
-                            new,
-                        });
-                    }
-                }
+                let cur = self.var(Scope::Blackboard, s);
+                // Ints assigned to float variables are widened.
+                let v = match (cur, v) {
+                    (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
+                    _ => v,
+                };
+                self.write_bb(s, v);
             }
             VarRef::Flag(s) => {
                 let b = v.as_bool();
-                if let Some(cell) = self.flags.get_mut(s as usize)
+                if let Some(cell) = self.w.flags.get_mut(s as usize)
                     && *cell != b
                 {
                     *cell = b;
-                    let tick = self.tick;
                     self.emit(TraceEvent::Flag {
                         tick,
                         name: s,
@@ -188,11 +367,10 @@ impl Host for NpcHost<'_, '_> {
             }
             VarRef::Counter(s) => {
                 let c = v.as_i64();
-                if let Some(cell) = self.counters.get_mut(s as usize)
+                if let Some(cell) = self.w.counters.get_mut(s as usize)
                     && *cell != c
                 {
                     *cell = c;
-                    let tick = self.tick;
                     self.emit(TraceEvent::Counter {
                         tick,
                         name: s,
@@ -200,71 +378,86 @@ impl Host for NpcHost<'_, '_> {
                     });
                 }
             }
+            VarRef::Area(s) => {
+                let Some(a) = self.current_area() else {
+                    return;
+                };
+                let cell = if areas::is_dynamic(a) {
+                    self.w
+                        .dyn_areas
+                        .iter_mut()
+                        .find(|d| d.id == a)
+                        .and_then(|d| d.vars.get_mut(s as usize))
+                } else {
+                    self.w
+                        .area_vars
+                        .get_mut(a as usize)
+                        .and_then(|v| v.get_mut(s as usize))
+                };
+                if let Some(cell) = cell {
+                    *cell = match (*cell, v) {
+                        (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
+                        _ => v,
+                    };
+                }
+            }
         }
     }
     fn send(&mut self, to: Recipient, inbox: Sym, message: Sym) -> bool {
+        let from = self.self_id();
         let to = match to {
-            Recipient::SelfNpc => Some(self.me),
-            Recipient::Npc(n) => Some(n),
-            Recipient::Var(slot) => match self.npc.blackboard.get(slot as usize) {
-                Some(Value::Entity(EntityId::Npc(n))) => Some(*n),
-                _ => None,
+            Recipient::SelfNpc => from,
+            Recipient::Npc(n) => EntityId::Npc(n),
+            Recipient::Var(slot) => match self.var(Scope::Blackboard, slot) {
+                Value::Entity(e) => e,
+                _ => EntityId::None,
             },
+            Recipient::Area(a) => EntityId::Area(a),
+            Recipient::CurrentArea => self.current_area().map_or(EntityId::None, EntityId::Area),
+            Recipient::Subject => self.subject(),
         };
-        let Some(to) = to.filter(|&t| (t as usize) < self.pos.len()) else {
-            return false;
-        };
-        if self.outbox.len() >= MAX_INBOX * 16 {
-            return false;
+        match send_message(self.w, from, to, inbox, message) {
+            Some(ev) => {
+                self.emit(ev);
+                true
+            }
+            None => false,
         }
-        let m = Message {
-            from: EntityId::Npc(self.me),
-            message,
-            sent: self.tick,
-        };
-        self.outbox.push((to, inbox, m));
-        let tick = self.tick;
-        let from = self.me;
-        self.emit(TraceEvent::Message {
-            tick,
-            from,
-            to,
-            inbox,
-            message,
-        });
-        true
     }
-    fn receive(&mut self, inbox: Sym, message: Option<Sym>, sender_slot: Option<u32>) -> bool {
-        let Some((_, q)) = self.npc.inboxes.iter_mut().find(|(s, _)| *s == inbox) else {
+    fn receive(
+        &mut self,
+        inbox: Sym,
+        message: Option<Sym>,
+        sender_slot: Option<u32>,
+        take: bool,
+    ) -> bool {
+        let Some(ib) = self.inbox_mut() else {
+            return false;
+        };
+        let Some((_, q)) = ib.iter_mut().find(|(s, _)| *s == inbox) else {
             return false;
         };
         let k = match message {
             None => (!q.is_empty()).then_some(0),
             Some(m) => q.iter().position(|x| x.message == m),
         };
-        let Some(m) = k.and_then(|k| q.remove(k)) else {
+        let Some(k) = k else {
             return false;
         };
-        if let Some(slot) = sender_slot
-            && let Some(cell) = self.npc.blackboard.get_mut(slot as usize)
-        {
-            let old = *cell;
-            *cell = Value::Entity(m.from);
-            if self.probe.is_some() && old != *cell {
-                let (npc, new) = (self.me, *cell);
-                self.probe_event(&DebugEvent::VarChanged {
-                    npc,
-                    slot,
-                    old,
-                    new,
-                });
-            }
+        let m = if take { q.remove(k) } else { q.get(k).copied() };
+        if let (Some(m), Some(slot)) = (m, sender_slot) {
+            self.write_bb(slot, Value::Entity(m.from));
         }
-        true
+        m.is_some()
     }
     fn show(&mut self, say: bool, what: Sym) {
-        self.npc.show = Some((say, what));
-        let (tick, npc) = (self.tick, self.me);
+        let Some(npc) = self.me() else {
+            return;
+        };
+        if let Some(n) = self.npc_mut() {
+            n.show = Some((say, what));
+        }
+        let tick = self.w.tick;
         self.emit(if say {
             TraceEvent::Say {
                 tick,
@@ -280,15 +473,187 @@ impl Host for NpcHost<'_, '_> {
         });
     }
     fn clear_show(&mut self) {
-        self.npc.show = None;
+        if let Some(n) = self.npc_mut() {
+            n.show = None;
+        }
     }
     fn log(&mut self, text: Sym) {
-        let (tick, npc) = (self.tick, self.me);
+        let (tick, npc) = (self.w.tick, self.npc_about());
         self.emit(TraceEvent::Log { tick, npc, text });
     }
-    fn request(&mut self, _node: usize) -> Status {
-        // Smart areas give request nodes their behavior in a later version of the runtime.
-        Status::Failure
+    fn request(&mut self, node: usize, req: u32) -> Status {
+        let Some(npc) = self.me() else {
+            return Status::Failure;
+        };
+        let p = self.p;
+        // Request nodes inside an adopted behavior are told apart by their tree.
+        let key = node as u64 | (u64::from(self.tree) << 32);
+        let held = self.w.npcs[npc as usize]
+            .tags
+            .iter()
+            .position(|t| t.node == key);
+        if let Some(k) = held
+            && !self.w.npcs[npc as usize].tags[k].overridable
+        {
+            return self.tick_tag(npc, k);
+        }
+        let Some(r) = p.requests.get(req as usize) else {
+            return Status::Failure;
+        };
+        // The constraint sees this NPC's blackboard, which is moved out for the tick.
+        let explain = self.trace.is_some() || self.probe.is_some();
+        std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
+        let outcome = areas::choose(p, self.w, npc, r, explain);
+        std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
+        if explain {
+            let tick = self.w.tick;
+            self.emit(TraceEvent::Request {
+                tick,
+                npc,
+                outcome: Box::new(outcome.clone()),
+            });
+        }
+        match (outcome.chosen, held) {
+            (Some((area, ti)), held) => {
+                let mut o = out!(self);
+                if let Some(k) = held {
+                    areas::drop_tag(p, self.w, npc, k, "overridden by a new behavior", &mut o);
+                }
+                areas::adopt(p, self.w, npc, key, area, ti, &mut o);
+                self.stop |= o.stop;
+                let k = self.w.npcs[npc as usize].tags.len() - 1;
+                self.tick_tag(npc, k)
+            }
+            // An overridable behavior is kept (not failed) when nothing new applies.
+            (None, Some(k)) => self.tick_tag(npc, k),
+            (None, None) => Status::Failure,
+        }
+    }
+    fn halt_request(&mut self, node: usize) {
+        let Some(npc) = self.me() else {
+            return;
+        };
+        let key = node as u64 | (u64::from(self.tree) << 32);
+        if let Some(k) = self.w.npcs[npc as usize]
+            .tags
+            .iter()
+            .position(|t| t.node == key)
+        {
+            let p = self.p;
+            let mut o = out!(self);
+            areas::drop_tag(p, self.w, npc, k, "interrupted", &mut o);
+            self.stop |= o.stop;
+            self.stop_moving();
+        }
+    }
+    fn go_to_child(&mut self, kind: Sym, choose: ChildChoice, chosen: &mut u64) -> Status {
+        let (Some(npc), Some(parent)) = (self.me(), self.acting_area()) else {
+            return Status::Failure;
+        };
+        let p = self.p;
+        let at = self.w.pos[npc as usize];
+        if *chosen == 0 {
+            match areas::pick_child(p, self.w, parent, kind, choose, at) {
+                Some(c) => *chosen = c as u64 + 1,
+                None => return Status::Failure,
+            }
+        }
+        let child = (*chosen - 1) as u32;
+        if self.w.npcs[npc as usize]
+            .areas
+            .binary_search(&child)
+            .is_ok()
+        {
+            return Status::Success;
+        }
+        match areas::center(p, self.w, child) {
+            Some(goal) => match walk(p, self.w, npc, goal, 0.0) {
+                // At the centre but not inside (an odd polygon): give up rather than spin.
+                Status::Success => Status::Failure,
+                s => s,
+            },
+            None => Status::Failure,
+        }
+    }
+    fn area_action(&mut self, action: &AreaAction) -> Status {
+        let p = self.p;
+        let Some(area) = self.acting_area() else {
+            return Status::Failure;
+        };
+        let rules = &p.area_rules[areas::proto_of(area) as usize];
+        match *action {
+            AreaAction::EnableTemplate { template, enabled } => {
+                match (rules.template(template), areas::state_mut(self.w, area)) {
+                    (Some(t), Some(s)) => {
+                        s.enabled[t] = enabled;
+                        Status::Success
+                    }
+                    _ => Status::Failure,
+                }
+            }
+            AreaAction::MessageHolders {
+                template,
+                inbox,
+                message,
+            } => {
+                let t = match template {
+                    Some(name) => match rules.template(name) {
+                        Some(t) => Some(t as u32),
+                        None => return Status::Failure,
+                    },
+                    None => None,
+                };
+                let from = EntityId::Area(area);
+                for n in 0..self.w.npcs.len() {
+                    let holds = self.w.npcs[n]
+                        .tags
+                        .iter()
+                        .any(|g| g.area == area && t.is_none_or(|t| g.template == t));
+                    if holds
+                        && let Some(ev) =
+                            send_message(self.w, from, EntityId::Npc(n as u32), inbox, message)
+                    {
+                        self.emit(ev);
+                    }
+                }
+                Status::Success
+            }
+            AreaAction::CreateArea { proto, ticks } => {
+                let at = match self.who {
+                    Who::Npc(n) => self.w.pos[n as usize],
+                    Who::Area { id, .. } => areas::center(p, self.w, id).unwrap_or(Vec2::ZERO),
+                };
+                let mut o = out!(self);
+                let made = areas::create_area(p, self.w, proto, at, ticks, &mut o);
+                self.stop |= o.stop;
+                if made.is_some() {
+                    Status::Success
+                } else {
+                    Status::Failure
+                }
+            }
+            AreaAction::RemoveArea => {
+                let target = match self.who {
+                    Who::Area { id, .. } if areas::is_dynamic(id) => Some(id),
+                    Who::Area { .. } => None,
+                    Who::Npc(n) => self.w.npcs[n as usize]
+                        .areas
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|&a| areas::is_dynamic(a)),
+                };
+                match target {
+                    Some(id) => {
+                        let mut o = out!(self);
+                        areas::remove_area(p, self.w, id, &mut o);
+                        self.stop |= o.stop;
+                        Status::Success
+                    }
+                    None => Status::Failure,
+                }
+            }
+        }
     }
     #[inline]
     fn observing(&self) -> bool {
@@ -296,7 +661,7 @@ impl Host for NpcHost<'_, '_> {
     }
     fn on_enter(&mut self, node: usize) {
         if self.probe.is_some() {
-            let (npc, tree) = (self.me, self.tree);
+            let (npc, tree) = (self.npc_about(), self.tree);
             self.probe_event(&DebugEvent::Enter {
                 npc,
                 tree,
@@ -305,7 +670,7 @@ impl Host for NpcHost<'_, '_> {
         }
     }
     fn on_result(&mut self, node: usize, from: Status, to: Status) {
-        let (tick, npc, tree) = (self.tick, self.me, self.tree);
+        let (tick, npc, tree) = (self.w.tick, self.npc_about(), self.tree);
         if from != to
             && let Some(t) = self.trace.as_deref_mut()
         {
@@ -331,5 +696,174 @@ impl Host for NpcHost<'_, '_> {
     #[inline]
     fn stop_requested(&self) -> bool {
         self.stop
+    }
+}
+
+/// One step of walking: Success when within `reach` of `goal`, else sets the target.
+fn walk(p: &Program, w: &mut World, npc: u32, mut goal: Vec2, reach: f64) -> Status {
+    let b = p.bounds;
+    goal.x = goal.x.clamp(b.min.x, b.max.x);
+    goal.y = goal.y.clamp(b.min.y, b.max.y);
+    if w.pos[npc as usize].distance(goal) <= reach {
+        Status::Success
+    } else {
+        w.npcs[npc as usize].target = Some(goal);
+        Status::Running
+    }
+}
+
+/// Queues a message for delivery at the end of the tick (to an NPC's or an area's inbox);
+/// returns the trace event to report, or None when the recipient does not exist.
+pub(crate) fn send_message(
+    w: &mut World,
+    from: EntityId,
+    to: EntityId,
+    inbox: Sym,
+    message: Sym,
+) -> Option<TraceEvent> {
+    let exists = match to {
+        EntityId::Npc(n) => (n as usize) < w.npcs.len(),
+        EntityId::Area(a) => areas::state(w, a).is_some_and(|s| s.alive),
+        _ => false,
+    };
+    if !exists || w.outbox.len() >= MAX_INBOX * 16 {
+        return None;
+    }
+    let tick = w.tick;
+    w.outbox.push((
+        to,
+        inbox,
+        Message {
+            from,
+            message,
+            sent: tick,
+        },
+    ));
+    Some(TraceEvent::Message {
+        tick,
+        from,
+        to,
+        inbox,
+        message,
+    })
+}
+
+/// Runs one area's handler queue (one run at a time, each to completion, never interrupted
+/// by the brain) and, when no handler is pending and it is due, its brain.
+pub(crate) fn run_area(
+    p: &Program,
+    w: &mut World,
+    area: u32,
+    trace: Option<&mut Vec<TraceEvent>>,
+    probe: Option<&mut (dyn Probe + '_)>,
+) -> bool {
+    let rules = &p.area_rules[areas::proto_of(area) as usize];
+    let mut h = ActorHost {
+        p,
+        w,
+        who: Who::Area {
+            id: area,
+            subject: None,
+        },
+        bb: Vec::new(),
+        tree: u32::MAX,
+        granting: None,
+        trace,
+        probe,
+        stop: false,
+    };
+    // Handlers: start queued runs while the previous one finished; at most a few per tick.
+    for _ in 0..16 {
+        let Some(st) = areas::state_mut(h.w, area) else {
+            return true;
+        };
+        let (job, mut inst) = match st.running.take() {
+            Some(r) => r,
+            None => {
+                let Some(job) = st.queue.pop_front() else {
+                    break;
+                };
+                let Some(t) = rules.handlers[job.kind as usize] else {
+                    continue;
+                };
+                let Some(tree) = p.trees.get(t as usize) else {
+                    continue;
+                };
+                let tick = h.w.tick;
+                h.emit(TraceEvent::Handler {
+                    tick,
+                    area,
+                    npc: job.npc,
+                    handler: job.kind as u8,
+                    start: true,
+                });
+                (job, Instance::new(t, tree))
+            }
+        };
+        let Some(tree) = p.trees.get(inst.tree as usize) else {
+            continue;
+        };
+        h.who = Who::Area {
+            id: area,
+            subject: Some(job.npc),
+        };
+        h.tree = inst.tree;
+        let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        if out.paused || h.stop {
+            if let Some(st) = areas::state_mut(h.w, area) {
+                st.running = Some((job, inst));
+            }
+            return false;
+        }
+        if out.status == Status::Running {
+            if let Some(st) = areas::state_mut(h.w, area) {
+                st.running = Some((job, inst));
+            }
+            return true;
+        }
+        let tick = h.w.tick;
+        h.emit(TraceEvent::Handler {
+            tick,
+            area,
+            npc: job.npc,
+            handler: job.kind as u8,
+            start: false,
+        });
+        if h.stop {
+            return false;
+        }
+    }
+    // The brain, when no handler is pending and it is due.
+    let idle = areas::state(h.w, area).is_some_and(|s| s.running.is_none() && s.queue.is_empty());
+    if let (true, Some((t, every))) = (idle, rules.brain)
+        && h.w.tick % every.max(1) == 0
+        && let Some(tree) = p.trees.get(t as usize)
+    {
+        let Some(mut inst) = areas::state_mut(h.w, area).and_then(|s| s.brain.take()) else {
+            return true;
+        };
+        h.who = Who::Area {
+            id: area,
+            subject: None,
+        };
+        h.tree = t;
+        let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        if let Some(st) = areas::state_mut(h.w, area) {
+            st.brain = Some(inst);
+        }
+        if out.paused || h.stop {
+            return false;
+        }
+    }
+    true
+}
+
+/// A handler kind from its number (for trace rendering).
+pub(crate) fn handler_kind(k: u8) -> HandlerKind {
+    match k {
+        0 => HandlerKind::Adopt,
+        1 => HandlerKind::Drop,
+        2 => HandlerKind::Enter,
+        _ => HandlerKind::Exit,
     }
 }

@@ -6,7 +6,7 @@
 //! triggers, the event executor, area brains and conversations into that order.
 
 mod hash;
-mod host;
+pub(crate) mod host;
 pub mod probe;
 pub mod program;
 pub mod respond;
@@ -51,8 +51,10 @@ pub struct Npc {
     pub inboxes: Vec<(Sym, VecDeque<Message>)>,
     /// Innermost area it stands in.
     pub area: Option<u32>,
-    /// Every area it stands in, by index, sorted.
+    /// Every area it stands in, by id, sorted.
     pub areas: Vec<u32>,
+    /// Behaviors adopted from smart areas, each grafted under a request node.
+    pub tags: Vec<crate::areas::Tag>,
     /// Status its tree returned on the last tick.
     pub last_status: Status,
 }
@@ -70,12 +72,31 @@ pub struct World {
     pub npcs: Vec<Npc>,
     pub flags: Vec<bool>,
     pub counters: Vec<i64>,
+    /// Variables of the static areas, by area index.
     pub area_vars: Vec<Vec<Value>>,
+    /// Smart-area state of the static areas, by area index.
+    pub areas: Vec<crate::areas::AreaState>,
+    /// Dynamic areas (placed at run time), sorted by id.
+    pub dyn_areas: Vec<crate::areas::DynArea>,
+    pub(crate) dyn_serial: u32,
+    /// Dynamic areas appeared or went this tick: every NPC's membership is rechecked.
+    pub(crate) areas_changed: bool,
+    /// Reused buffers (membership updates, who moved this tick).
+    pub(crate) scratch: Vec<u32>,
+    pub(crate) moved: Vec<bool>,
     pub rng: ChaCha8Rng,
-    /// Messages sent this tick, delivered at its end: (recipient NPC, inbox, message).
-    pub(crate) outbox: Vec<(u32, Sym, Message)>,
+    /// Messages sent this tick, delivered at its end: (recipient, inbox, message).
+    pub(crate) outbox: Vec<(EntityId, Sym, Message)>,
     /// Lines of text shown in the preview by responses, until a tick.
     pub texts: Vec<(Sym, u64)>,
+}
+
+impl World {
+    /// A uniform number in [0, 1) from the world's seeded generator.
+    pub(crate) fn rng_f64(&mut self) -> f64 {
+        use rand::RngExt;
+        self.rng.random::<f64>()
+    }
 }
 
 /// A running simulation of one pack.
@@ -120,6 +141,7 @@ impl Session {
                     inboxes: n.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
                     area: None,
                     areas: Vec::new(),
+                    tags: Vec::new(),
                     last_status: Status::Idle,
                 }
             })
@@ -133,18 +155,25 @@ impl Session {
             flags: p.flags.defaults.iter().map(|v| v.as_bool()).collect(),
             counters: p.counters.defaults.iter().map(|v| v.as_i64()).collect(),
             area_vars: p.areas.iter().map(|a| a.vars.clone()).collect(),
+            areas: crate::areas::initial_states(p),
+            dyn_areas: Vec::new(),
+            dyn_serial: 0,
+            areas_changed: false,
+            scratch: Vec::new(),
+            moved: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
             texts: Vec::new(),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
+        // Where everyone starts: no enter events, no handlers.
         for i in 0..n {
             let at = world.pos[i];
-            world.npcs[i].area = innermost_area(p, at);
-            world.npcs[i].areas = (0..p.areas.len() as u32)
-                .filter(|&a| p.areas[a as usize].contains(at))
-                .collect();
+            let mut here = Vec::new();
+            crate::areas::areas_at(p, &world, at, &mut here);
+            world.npcs[i].area = crate::areas::innermost(p, &here);
+            world.npcs[i].areas = here;
         }
         Session {
             program,
@@ -217,6 +246,22 @@ impl Session {
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
+        // Smart-area brains and handler queues.
+        {
+            let mut out = probe::Out {
+                trace: if self.tracing {
+                    Some(&mut self.trace)
+                } else {
+                    None
+                },
+                probe: probe.as_deref_mut(),
+                stop: false,
+            };
+            crate::areas::tick_areas(p, w, &mut out);
+            if out.stop {
+                return false;
+            }
+        }
         // NPC trees, in pack order.
         for i in 0..w.npcs.len() {
             if let Some(pr) = probe.as_deref_mut() {
@@ -234,25 +279,19 @@ impl Session {
                 continue;
             };
             let mut inst = std::mem::replace(&mut npc.instance, Instance::empty());
-            let mut h = host::NpcHost {
+            let bb = std::mem::take(&mut npc.blackboard);
+            let mut h = host::ActorHost {
                 p,
-                me: i as u32,
-                npc,
-                pos: &w.pos,
-                flags: &mut w.flags,
-                counters: &mut w.counters,
-                area_vars: &w.area_vars,
-                rng: &mut w.rng,
-                outbox: &mut w.outbox,
-                tick: w.tick,
-                hour: w.hour,
-                day: w.day,
+                w,
+                who: host::Who::Npc(i as u32),
+                bb,
+                tree: inst.tree,
+                granting: None,
                 trace: if self.tracing {
                     Some(&mut self.trace)
                 } else {
                     None
                 },
-                tree: inst.tree,
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
@@ -260,8 +299,9 @@ impl Session {
             if let Some(node) = out.runaway {
                 let (tid, nid) = p.node_origin(inst.tree, node);
                 let (tid, nid) = (tid.to_string(), nid.to_string());
+                let tick = h.w.tick;
                 h.emit(TraceEvent::Runaway {
-                    tick: w.tick,
+                    tick,
                     npc: i as u32,
                     tree: inst.tree,
                     node: node as u32,
@@ -269,14 +309,16 @@ impl Session {
                 if !self.runaway_reported[i] {
                     self.runaway_reported[i] = true;
                     self.problems.push(format!(
-                        "tick {}: tree of NPC `{}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
-                        w.tick, p.npcs[i].id, p.visit_budget
+                        "tick {tick}: tree of NPC `{}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
+                        p.npcs[i].id, p.visit_budget
                     ));
                 }
             }
             let stopped = h.stop;
+            let bb = std::mem::take(&mut h.bb);
             let npc = &mut w.npcs[i];
             npc.instance = inst;
+            npc.blackboard = bb;
             if out.paused || stopped {
                 return false;
             }
@@ -298,22 +340,29 @@ impl Session {
         let tick = w.tick;
         w.texts.retain(|&(_, until)| until > tick);
         // Deliver this tick's messages.
-        for (to, inbox, m) in w.outbox.drain(..) {
-            if let Some(npc) = w.npcs.get_mut(to as usize) {
-                let slot = match npc.inboxes.iter().position(|(s, _)| *s == inbox) {
+        let mut outbox = std::mem::take(&mut w.outbox);
+        for (to, inbox, m) in outbox.drain(..) {
+            let boxes = match to {
+                EntityId::Npc(n) => w.npcs.get_mut(n as usize).map(|n| &mut n.inboxes),
+                EntityId::Area(a) => crate::areas::state_mut(w, a).map(|s| &mut s.inboxes),
+                _ => None,
+            };
+            if let Some(boxes) = boxes {
+                let slot = match boxes.iter().position(|(s, _)| *s == inbox) {
                     Some(k) => k,
                     None => {
-                        npc.inboxes.push((inbox, VecDeque::new()));
-                        npc.inboxes.len() - 1
+                        boxes.push((inbox, VecDeque::new()));
+                        boxes.len() - 1
                     }
                 };
-                let q = &mut npc.inboxes[slot].1;
+                let q = &mut boxes[slot].1;
                 if q.len() >= MAX_INBOX {
                     q.pop_front();
                 }
                 q.push_back(m);
             }
         }
+        w.outbox = outbox;
         true
     }
 
@@ -355,24 +404,13 @@ fn clock(p: &Program, w: &mut World) {
     w.hour = (secs - days * 86_400.0) / 3600.0;
 }
 
-/// The smallest area (by bounding-box size) that contains the point.
-fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
-    let mut best: Option<(f64, u32)> = None;
-    for (i, a) in p.areas.iter().enumerate() {
-        if a.contains(at) {
-            let size = (a.bbox.max.x - a.bbox.min.x) * (a.bbox.max.y - a.bbox.min.y);
-            if best.is_none_or(|(s, _)| size < s) {
-                best = Some((size, i as u32));
-            }
-        }
-    }
-    best.map(|(_, i)| i)
-}
-
 /// Moves every walking NPC one step: seek the target, steer around static obstacles, stay
 /// in bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
 fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
     let b = p.bounds;
+    let mut moved = std::mem::take(&mut w.moved);
+    moved.clear();
+    moved.resize(w.npcs.len(), false);
     for i in 0..w.npcs.len() {
         let Some(target) = w.npcs[i].target else {
             continue;
@@ -427,40 +465,19 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         np.x = np.x.clamp(b.min.x, b.max.x);
         np.y = np.y.clamp(b.min.y, b.max.y);
         w.pos[i] = np;
-        w.npcs[i].area = innermost_area(p, np);
-        // Areas entered and left, by area index: exits first.
-        let mut k = 0;
-        while k < p.areas.len() {
-            let inside = p.areas[k].contains(np);
-            let was = w.npcs[i].areas.binary_search(&(k as u32));
-            let ev = match (inside, was) {
-                (true, Err(at)) => {
-                    w.npcs[i].areas.insert(at, k as u32);
-                    Some(TraceEvent::Enter {
-                        tick: w.tick,
-                        npc: i as u32,
-                        area: k as u32,
-                    })
-                }
-                (false, Ok(at)) => {
-                    w.npcs[i].areas.remove(at);
-                    Some(TraceEvent::Exit {
-                        tick: w.tick,
-                        npc: i as u32,
-                        area: k as u32,
-                    })
-                }
-                _ => None,
-            };
-            if let Some(ev) = ev {
-                out.emit(p, w, Some(i as u32), ev);
-                if out.stop {
-                    return;
-                }
+        moved[i] = true;
+    }
+    // Areas entered and left (every NPC when dynamic areas came or went).
+    let all = std::mem::replace(&mut w.areas_changed, false);
+    for i in 0..w.npcs.len() {
+        if all || moved[i] {
+            crate::areas::update_membership(p, w, i as u32, out);
+            if out.stop {
+                break;
             }
-            k += 1;
         }
     }
+    w.moved = moved;
 }
 
 #[cfg(test)]

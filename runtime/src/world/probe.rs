@@ -135,9 +135,6 @@ pub struct Out<'a, 'p> {
 impl Out<'_, '_> {
     /// Reports an event; `npc` is the NPC it concerns (for breakpoint conditions).
     pub fn emit(&mut self, p: &Program, w: &World, npc: Option<u32>, ev: TraceEvent) {
-        if let Some(t) = self.trace.as_deref_mut() {
-            t.push(ev);
-        }
         if let Some(probe) = self.probe.as_deref_mut() {
             let env = npc.map(|npc| WorldEnv {
                 program: p,
@@ -147,6 +144,9 @@ impl Out<'_, '_> {
             if probe.event(&DebugEvent::Trace(&ev), env.as_ref().map(|e| e as &dyn Env)) {
                 self.stop = true;
             }
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(ev);
         }
     }
 }

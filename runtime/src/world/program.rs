@@ -127,6 +127,12 @@ pub struct Program {
     pub npcs: Vec<NpcInfo>,
     pub objects: Vec<ObjectInfo>,
     pub areas: Vec<AreaInfo>,
+    /// Smart-area rules, by area index.
+    pub area_rules: Vec<crate::areas::AreaRules>,
+    /// Spatial index of the static areas.
+    pub grid: crate::areas::Grid,
+    /// Parameters of every request node.
+    pub requests: Vec<crate::areas::CRequest>,
     entity_index: HashMap<String, EntityId>,
     pub bounds: Rect,
     pub dt: f64,
@@ -197,6 +203,7 @@ impl Program {
         b.world();
         b.declare();
         b.trees();
+        b.area_rules();
         b.npcs();
         b.editor();
         (b.p, b.diags)
@@ -238,6 +245,10 @@ impl Resolver for Builder<'_> {
     fn entity(&mut self, id: &str) -> Option<EntityId> {
         self.p.entity(id)
     }
+}
+
+fn rules_is_dynamic(areas: &[crate::pack::AreaDef], id: &str) -> bool {
+    areas.iter().any(|a| a.id == id && a.dynamic)
 }
 
 /// A number as people read it: `1e300`, not three hundred digits.
@@ -619,6 +630,145 @@ impl Builder<'_> {
         }
     }
 
+    /// Templates, brains, handlers, hierarchy and the spatial grid of the areas.
+    fn area_rules(&mut self) {
+        use crate::areas::{AreaRules, CTemplate, Grid};
+        let pack = self.pack;
+        let mut rules: Vec<AreaRules> = Vec::new();
+        let mut ai = 0usize;
+        for (i, a) in pack.areas.iter().enumerate() {
+            if self.p.entity(&a.id) != Some(EntityId::Area(ai as u32)) {
+                continue;
+            }
+            let path = index("areas", i);
+            let b = self.p.areas[ai].bbox;
+            let wb = self.p.bounds;
+            if !a.dynamic
+                && (b.min.x < wb.min.x
+                    || b.min.y < wb.min.y
+                    || b.max.x > wb.max.x
+                    || b.max.y > wb.max.y)
+            {
+                self.err(
+                    key(&path, "shape"),
+                    format!("area `{}` reaches outside the world bounds", a.id),
+                );
+            }
+            let weight = self.number(key(&path, "weight"), a.weight, 0.0, 1.0e9, "`weight`");
+            let mut r = AreaRules {
+                weight,
+                dynamic: a.dynamic,
+                ..AreaRules::default()
+            };
+            let mut inboxes = vec![self.intern("default")];
+            for ib in &a.inboxes {
+                let s = self.intern(ib);
+                if !inboxes.contains(&s) {
+                    inboxes.push(s);
+                }
+            }
+            r.inboxes = inboxes;
+            let mut names = HashSet::new();
+            for (k, t) in a.templates.iter().enumerate() {
+                let tpath = index(&key(&path, "templates"), k);
+                if !names.insert(t.name.as_str()) {
+                    self.err(
+                        key(&tpath, "name"),
+                        format!("area `{}` offers `{}` twice", a.id, t.name),
+                    );
+                }
+                let tree = match self.p.tree_index(&t.tree) {
+                    Some(x) => x,
+                    None => {
+                        self.err(key(&tpath, "tree"), format!("unknown tree `{}`", t.tree));
+                        u32::MAX
+                    }
+                };
+                let constraint = match &t.constraint {
+                    Some(src) => match Expr::compile_typed(src, Type::Bool, self) {
+                        Ok(e) => {
+                            self.p.exprs.push(e);
+                            Some(self.p.exprs.len() as u32 - 1)
+                        }
+                        Err(e) => {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    key(&tpath, "constraint"),
+                                    format!("in `{src}`: {}", e.message),
+                                )
+                                .inside(e.offset),
+                            );
+                            None
+                        }
+                    },
+                    None => None,
+                };
+                let tinboxes = t.inboxes.iter().map(|x| self.intern(x)).collect();
+                let name = self.intern(&t.name);
+                r.templates.push(CTemplate {
+                    name,
+                    tree,
+                    constraint,
+                    max_instances: t.max_instances,
+                    enabled: t.enabled,
+                    inboxes: tinboxes,
+                    drop: t.drop,
+                });
+            }
+            if let Some(bd) = &a.brain {
+                let bpath = key(&path, "brain");
+                match self.p.tree_index(&bd.tree) {
+                    Some(t) => {
+                        let every = self
+                            .ticks(key(&bpath, "every_seconds"), bd.every_seconds)
+                            .max(1);
+                        r.brain = Some((t, every));
+                    }
+                    None => self.err(key(&bpath, "tree"), format!("unknown tree `{}`", bd.tree)),
+                }
+            }
+            let hs = [
+                ("on_adopt", &a.handlers.on_adopt),
+                ("on_drop", &a.handlers.on_drop),
+                ("on_enter", &a.handlers.on_enter),
+                ("on_exit", &a.handlers.on_exit),
+            ];
+            for (k, (name, h)) in hs.into_iter().enumerate() {
+                if let Some(t) = h {
+                    match self.p.tree_index(t) {
+                        Some(x) => r.handlers[k] = Some(x),
+                        None => self.err(
+                            key(&key(&path, "handlers"), name),
+                            format!("unknown tree `{t}`"),
+                        ),
+                    }
+                }
+            }
+            rules.push(r);
+            ai += 1;
+        }
+        // Templates that no area can ever offer are harmless, but templates whose tree is
+        // missing never run: keep them, the error above says why the pack cannot run.
+        for (ci, info) in self.p.areas.iter().enumerate() {
+            if let Some(pa) = info.parent
+                && let Some(r) = rules.get_mut(pa as usize)
+                && !rules_is_dynamic(&self.pack.areas, &info.id)
+            {
+                r.children.push(ci as u32);
+            }
+        }
+        let statics: Vec<(u32, Rect)> = self
+            .p
+            .areas
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !rules.get(*i).is_some_and(|r| r.dynamic))
+            .map(|(i, a)| (i as u32, a.bbox))
+            .collect();
+        self.p.grid = Grid::build(self.p.bounds, &statics);
+        self.p.area_rules = rules;
+    }
+
     fn npcs(&mut self) {
         for (i, n) in self.pack.world.npcs.iter().enumerate() {
             let path = index("world.npcs", i);
@@ -723,6 +873,7 @@ fn collect_ids<'a>(n: &'a crate::pack::Node, out: &mut HashSet<&'a str>) {
 pub(crate) trait TreeCompiler: Resolver {
     fn diag_count(&self) -> usize;
     fn truncate_diags(&mut self, n: usize);
+    fn add_request(&mut self, r: crate::areas::CRequest) -> u32;
     fn error(&mut self, path: String, msg: String);
     fn error_in_string(&mut self, path: String, chars: usize, msg: String);
     fn warning(&mut self, path: String, msg: String);
@@ -742,6 +893,10 @@ impl TreeCompiler for Builder<'_> {
     }
     fn truncate_diags(&mut self, n: usize) {
         self.diags.truncate(n);
+    }
+    fn add_request(&mut self, r: crate::areas::CRequest) -> u32 {
+        self.p.requests.push(r);
+        self.p.requests.len() as u32 - 1
     }
     fn error(&mut self, path: String, msg: String) {
         self.err(path, msg);
@@ -797,6 +952,15 @@ impl crate::world::respond::ResponseCompiler for Builder<'_> {
     }
     fn npc(&self, id: &str) -> Option<u32> {
         self.p.npc_index(id)
+    }
+    fn dynamic_area(&self, id: &str) -> Result<u32, String> {
+        match self.p.entity(id) {
+            Some(EntityId::Area(a)) if rules_is_dynamic(&self.pack.areas, id) => Ok(a),
+            Some(EntityId::Area(_)) => Err(format!(
+                "area `{id}` is not a dynamic prototype (set `\"dynamic\": true` on it)"
+            )),
+            _ => Err(format!("unknown area `{id}`")),
+        }
     }
     fn ticks(&mut self, path: String, seconds: f64) -> u64 {
         Builder::ticks(self, path, seconds)

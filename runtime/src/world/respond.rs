@@ -1,7 +1,7 @@
 //! Running responses (triggers' and story events' effects) against the world.
 
 use super::probe::Out;
-use super::{MAX_INBOX, Message, Program, TraceEvent, World};
+use super::{Program, TraceEvent, World};
 use crate::pack::Diagnostic;
 use crate::pack::Response;
 use crate::pack::diag::key;
@@ -10,15 +10,48 @@ use crate::value::{EntityId, Sym};
 /// A response with its names resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CResponse {
-    SetFlag { flag: u32, value: bool },
-    ToggleFlag { flag: u32 },
-    SetCounter { counter: u32, value: i64 },
-    AddCounter { counter: u32, by: i64 },
-    CopyCounter { from: u32, to: u32 },
-    SendMessage { to: u32, inbox: Sym, message: Sym },
-    ShowText { text: Sym, ticks: u64 },
-    PlaySound { cue: Sym },
-    Log { text: Sym },
+    SetFlag {
+        flag: u32,
+        value: bool,
+    },
+    ToggleFlag {
+        flag: u32,
+    },
+    SetCounter {
+        counter: u32,
+        value: i64,
+    },
+    AddCounter {
+        counter: u32,
+        by: i64,
+    },
+    CopyCounter {
+        from: u32,
+        to: u32,
+    },
+    SendMessage {
+        to: u32,
+        inbox: Sym,
+        message: Sym,
+    },
+    ShowText {
+        text: Sym,
+        ticks: u64,
+    },
+    PlaySound {
+        cue: Sym,
+    },
+    Log {
+        text: Sym,
+    },
+    CreateArea {
+        proto: u32,
+        at: crate::value::Vec2,
+        ticks: Option<u64>,
+    },
+    RemoveArea {
+        proto: u32,
+    },
 }
 
 /// What compiling a response needs from the program being built.
@@ -27,6 +60,8 @@ pub trait ResponseCompiler {
     fn counter_slot(&mut self, name: &str) -> u32;
     fn intern(&mut self, s: &str) -> Sym;
     fn npc(&self, id: &str) -> Option<u32>;
+    /// A dynamic area prototype by id: Ok(index), or Err(message).
+    fn dynamic_area(&self, id: &str) -> Result<u32, String>;
     fn ticks(&mut self, path: String, seconds: f64) -> u64;
     fn push(&mut self, d: Diagnostic);
 }
@@ -75,6 +110,28 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
         Response::Log { text } => CResponse::Log {
             text: c.intern(text),
         },
+        Response::CreateArea {
+            prototype,
+            at,
+            seconds,
+        } => match c.dynamic_area(prototype) {
+            Ok(proto) => CResponse::CreateArea {
+                proto,
+                at: (*at).into(),
+                ticks: seconds.map(|s| c.ticks(key(path, "seconds"), s)),
+            },
+            Err(msg) => {
+                c.push(Diagnostic::error(key(path, "prototype"), msg));
+                return None;
+            }
+        },
+        Response::RemoveArea { prototype } => match c.dynamic_area(prototype) {
+            Ok(proto) => CResponse::RemoveArea { proto },
+            Err(msg) => {
+                c.push(Diagnostic::error(key(path, "prototype"), msg));
+                return None;
+            }
+        },
     })
 }
 
@@ -98,32 +155,9 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
             set_counter(p, w, to, v, out);
         }
         CResponse::SendMessage { to, inbox, message } => {
-            if (to as usize) < w.npcs.len() && w.outbox.len() < MAX_INBOX * 16 {
-                w.outbox.push((
-                    to,
-                    inbox,
-                    Message {
-                        from,
-                        message,
-                        sent: tick,
-                    },
-                ));
-                let sender = match from {
-                    EntityId::Npc(n) => n,
-                    _ => u32::MAX,
-                };
-                out.emit(
-                    p,
-                    w,
-                    Some(to),
-                    TraceEvent::Message {
-                        tick,
-                        from: sender,
-                        to,
-                        inbox,
-                        message,
-                    },
-                );
+            if let Some(ev) = super::host::send_message(w, from, EntityId::Npc(to), inbox, message)
+            {
+                out.emit(p, w, Some(to), ev);
             }
         }
         CResponse::ShowText { text, ticks } => {
@@ -137,6 +171,20 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
                 _ => u32::MAX,
             };
             out.emit(p, w, None, TraceEvent::Log { tick, npc, text });
+        }
+        CResponse::CreateArea { proto, at, ticks } => {
+            crate::areas::create_area(p, w, proto, at, ticks, out);
+        }
+        CResponse::RemoveArea { proto } => {
+            let ids: Vec<u32> = w
+                .dyn_areas
+                .iter()
+                .filter(|d| d.state.alive && crate::areas::proto_of(d.id) == proto)
+                .map(|d| d.id)
+                .collect();
+            for id in ids {
+                crate::areas::remove_area(p, w, id, out);
+            }
         }
     }
 }

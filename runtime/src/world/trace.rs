@@ -3,11 +3,12 @@
 use serde_json::json;
 
 use super::Program;
+use crate::areas::{self, RequestOutcome};
 use crate::bt::Status;
-use crate::value::Sym;
+use crate::value::{EntityId, Sym};
 
 /// One thing that happened in the world.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
     /// A behavior-tree node changed status.
     Status {
@@ -18,11 +19,11 @@ pub enum TraceEvent {
         from: Status,
         to: Status,
     },
-    /// An NPC sent a message.
+    /// A message was sent (NPC or area to NPC or area).
     Message {
         tick: u64,
-        from: u32,
-        to: u32,
+        from: EntityId,
+        to: EntityId,
         inbox: Sym,
         message: Sym,
     },
@@ -80,6 +81,43 @@ pub enum TraceEvent {
         tick: u64,
         cue: Sym,
     },
+    /// A request node asked for a behavior: what was asked, chosen and refused (and why).
+    Request {
+        tick: u64,
+        npc: u32,
+        outcome: Box<RequestOutcome>,
+    },
+    /// An NPC adopted a behavior from an area.
+    Adopt {
+        tick: u64,
+        npc: u32,
+        area: u32,
+        template: Sym,
+    },
+    /// An NPC dropped a behavior.
+    Drop {
+        tick: u64,
+        npc: u32,
+        area: u32,
+        template: Sym,
+        reason: &'static str,
+    },
+    /// An area's handler started or ended.
+    Handler {
+        tick: u64,
+        area: u32,
+        npc: u32,
+        handler: u8,
+        start: bool,
+    },
+    AreaCreated {
+        tick: u64,
+        area: u32,
+    },
+    AreaRemoved {
+        tick: u64,
+        area: u32,
+    },
 }
 
 impl TraceEvent {
@@ -96,8 +134,21 @@ impl TraceEvent {
             | TraceEvent::Enter { tick, .. }
             | TraceEvent::Exit { tick, .. }
             | TraceEvent::ShowText { tick, .. }
-            | TraceEvent::Sound { tick, .. } => tick,
+            | TraceEvent::Sound { tick, .. }
+            | TraceEvent::Request { tick, .. }
+            | TraceEvent::Adopt { tick, .. }
+            | TraceEvent::Drop { tick, .. }
+            | TraceEvent::Handler { tick, .. }
+            | TraceEvent::AreaCreated { tick, .. }
+            | TraceEvent::AreaRemoved { tick, .. } => tick,
         }
+    }
+}
+
+fn entity(p: &Program, e: EntityId) -> String {
+    match e {
+        EntityId::Area(a) => areas::area_name(p, a),
+        e => p.entity_name(e).to_string(),
     }
 }
 
@@ -126,7 +177,7 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
             to,
             inbox,
             message,
-        } => json!({"tick": tick, "kind": "message", "from": npc(p, from), "to": npc(p, to),
+        } => json!({"tick": tick, "kind": "message", "from": entity(p, from), "to": entity(p, to),
                     "inbox": p.sym(inbox), "message": p.sym(message)}),
         TraceEvent::Flag { tick, name, value } => json!({"tick": tick, "kind": "flag",
             "name": p.flags.names.get(name as usize), "value": value}),
@@ -154,14 +205,73 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
             json!({"tick": tick, "kind": "runaway", "npc": npc(p, n), "tree": t, "node": id})
         }
         TraceEvent::Enter { tick, npc: n, area } => json!({"tick": tick, "kind": "enter",
-            "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
+            "npc": npc(p, n), "area": areas::area_name(p, area)}),
         TraceEvent::Exit { tick, npc: n, area } => json!({"tick": tick, "kind": "exit",
-            "npc": npc(p, n), "area": p.areas.get(area as usize).map(|a| a.id.as_str())}),
+            "npc": npc(p, n), "area": areas::area_name(p, area)}),
         TraceEvent::ShowText { tick, text } => {
             json!({"tick": tick, "kind": "show_text", "text": p.sym(text)})
         }
         TraceEvent::Sound { tick, cue } => {
             json!({"tick": tick, "kind": "sound", "cue": p.sym(cue)})
+        }
+        TraceEvent::Request {
+            tick,
+            npc: n,
+            ref outcome,
+        } => {
+            let refused: Vec<serde_json::Value> = outcome
+                .refused
+                .iter()
+                .map(|r| {
+                    json!({"area": areas::area_name(p, r.area), "template": p.sym(r.template),
+                                "reason": r.reason})
+                })
+                .collect();
+            let chosen = outcome.chosen.map(|(a, t)| {
+                let name = p.area_rules[areas::proto_of(a) as usize].templates[t as usize].name;
+                json!({"area": areas::area_name(p, a), "template": p.sym(name)})
+            });
+            let result = if chosen.is_some() {
+                "adopted"
+            } else if outcome.asked.is_none() {
+                "no area"
+            } else {
+                "refused"
+            };
+            json!({"tick": tick, "kind": "request", "npc": npc(p, n), "result": result,
+                   "asked": outcome.asked.map(|a| areas::area_name(p, a)),
+                   "chosen": chosen, "refused": refused})
+        }
+        TraceEvent::Adopt {
+            tick,
+            npc: n,
+            area,
+            template,
+        } => json!({"tick": tick, "kind": "adopt", "npc": npc(p, n),
+                    "area": areas::area_name(p, area), "template": p.sym(template)}),
+        TraceEvent::Drop {
+            tick,
+            npc: n,
+            area,
+            template,
+            reason,
+        } => json!({"tick": tick, "kind": "drop", "npc": npc(p, n),
+                    "area": areas::area_name(p, area), "template": p.sym(template),
+                    "reason": reason}),
+        TraceEvent::Handler {
+            tick,
+            area,
+            npc: n,
+            handler,
+            start,
+        } => json!({"tick": tick, "kind": "handler", "area": areas::area_name(p, area),
+                    "handler": super::host::handler_kind(handler).name(), "npc": npc(p, n),
+                    "phase": if start { "start" } else { "end" }}),
+        TraceEvent::AreaCreated { tick, area } => {
+            json!({"tick": tick, "kind": "area_created", "area": areas::area_name(p, area)})
+        }
+        TraceEvent::AreaRemoved { tick, area } => {
+            json!({"tick": tick, "kind": "area_removed", "area": areas::area_name(p, area)})
         }
     }
 }
