@@ -223,7 +223,7 @@ pub fn parent(p: &Program, id: u32) -> Option<u32> {
 }
 
 /// Area variables of an area (static or dynamic).
-pub fn vars<'w>(w: &'w World, id: u32) -> Option<&'w [Value]> {
+pub fn vars(w: &World, id: u32) -> Option<&[Value]> {
     if is_dynamic(id) {
         w.dyn_areas
             .iter()
@@ -368,6 +368,7 @@ pub fn choose(
     npc: u32,
     req: &CRequest,
     explain: bool,
+    running: &[(u32, u32)],
 ) -> RequestOutcome {
     let n = &w.npcs[npc as usize];
     let start = match req.area_kind {
@@ -416,11 +417,24 @@ pub fn choose(
                 refuse("forbidden by the request".into(), &mut outcome);
                 continue;
             }
+            if running.contains(&(a, ti as u32)) {
+                refuse(
+                    "already running: this request is inside it".into(),
+                    &mut outcome,
+                );
+                continue;
+            }
             if !st.enabled.get(ti).copied().unwrap_or(false) {
                 refuse("disabled".into(), &mut outcome);
                 continue;
             }
-            let held = st.holders.get(ti).copied().unwrap_or(0);
+            // The requester's own overridable tag of this template is about to be replaced.
+            let own = w.npcs[npc as usize]
+                .tags
+                .iter()
+                .filter(|g| g.area == a && g.template == ti as u32 && g.overridable)
+                .count() as u32;
+            let held = st.holders.get(ti).copied().unwrap_or(0).saturating_sub(own);
             if let Some(max) = t.max_instances
                 && held >= max
             {

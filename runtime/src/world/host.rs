@@ -23,6 +23,9 @@ macro_rules! out {
     };
 }
 
+/// Adopted behaviors may themselves request behaviors, this deep at most.
+pub(crate) const MAX_NESTING: usize = 8;
+
 /// Who runs the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Who {
@@ -45,6 +48,10 @@ pub(crate) struct ActorHost<'a, 'p> {
     pub tree: u32,
     /// While an adopted behavior ticks: the area that granted it.
     pub granting: Option<u32>,
+    /// The (area, template) of the adopted behaviors being ticked, outermost first: a request
+    /// inside a behavior never adopts one of these again (no endless grafting).
+    pub running: [(u32, u32); MAX_NESTING],
+    pub nesting: usize,
     pub trace: Option<&'a mut Vec<TraceEvent>>,
     /// A debugger watching this tick, and whether it asked to pause.
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
@@ -162,13 +169,16 @@ impl ActorHost<'_, '_> {
     /// when it ends.
     fn tick_tag(&mut self, npc: u32, k: usize) -> Status {
         let p = self.p;
-        let (tree_idx, area) = {
+        let (tree_idx, area, template, key) = {
             let t = &self.w.npcs[npc as usize].tags[k];
-            (t.tree, t.area)
+            (t.tree, t.area, t.template, t.node)
         };
         let Some(tree) = p.trees.get(tree_idx as usize) else {
             return Status::Failure;
         };
+        if self.nesting >= MAX_NESTING {
+            return Status::Failure;
+        }
         let mut inst = std::mem::replace(
             &mut self.w.npcs[npc as usize].tags[k].instance,
             Instance::empty(),
@@ -176,12 +186,21 @@ impl ActorHost<'_, '_> {
         let (outer_tree, outer_granting) = (self.tree, self.granting);
         self.tree = tree_idx;
         self.granting = Some(area);
+        self.running[self.nesting] = (area, template);
+        self.nesting += 1;
         let out = bt::tick_tree(tree, &mut inst, self, p.visit_budget);
+        self.nesting -= 1;
         self.tree = outer_tree;
         self.granting = outer_granting;
-        if let Some(tag) = self.w.npcs[npc as usize].tags.get_mut(k) {
-            tag.instance = inst;
-        }
+        // Nested requests may have added or dropped other tags: find this one again.
+        let Some(k) = self.w.npcs[npc as usize]
+            .tags
+            .iter()
+            .position(|t| t.node == key)
+        else {
+            return Status::Failure;
+        };
+        self.w.npcs[npc as usize].tags[k].instance = inst;
         if out.paused || self.stop {
             return Status::Running;
         }
@@ -503,7 +522,7 @@ impl Host for ActorHost<'_, '_> {
         // The constraint sees this NPC's blackboard, which is moved out for the tick.
         let explain = self.trace.is_some() || self.probe.is_some();
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
-        let outcome = areas::choose(p, self.w, npc, r, explain);
+        let outcome = areas::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
         if explain {
             let tick = self.w.tick;
@@ -768,6 +787,8 @@ pub(crate) fn run_area(
         bb: Vec::new(),
         tree: u32::MAX,
         granting: None,
+        running: [(0, 0); MAX_NESTING],
+        nesting: 0,
         trace,
         probe,
         stop: false,
@@ -836,7 +857,7 @@ pub(crate) fn run_area(
     // The brain, when no handler is pending and it is due.
     let idle = areas::state(h.w, area).is_some_and(|s| s.running.is_none() && s.queue.is_empty());
     if let (true, Some((t, every))) = (idle, rules.brain)
-        && h.w.tick % every.max(1) == 0
+        && h.w.tick.is_multiple_of(every.max(1))
         && let Some(tree) = p.trees.get(t as usize)
     {
         let Some(mut inst) = areas::state_mut(h.w, area).and_then(|s| s.brain.take()) else {

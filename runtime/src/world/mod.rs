@@ -229,6 +229,12 @@ impl Session {
         }
     }
 
+    /// Sets a world flag (tests).
+    #[cfg(test)]
+    pub(crate) fn set_flag_for_test(&mut self, flag: usize, v: bool) {
+        self.world.flags[flag] = v;
+    }
+
     /// Runs one fixed-step tick.
     pub fn step(&mut self) {
         self.step_with(None);
@@ -287,6 +293,8 @@ impl Session {
                 bb,
                 tree: inst.tree,
                 granting: None,
+                running: [(0, 0); host::MAX_NESTING],
+                nesting: 0,
                 trace: if self.tracing {
                     Some(&mut self.trace)
                 } else {
@@ -411,6 +419,7 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
     let mut moved = std::mem::take(&mut w.moved);
     moved.clear();
     moved.resize(w.npcs.len(), false);
+    #[allow(clippy::needless_range_loop)] // `i` indexes several parallel arrays.
     for i in 0..w.npcs.len() {
         let Some(target) = w.npcs[i].target else {
             continue;
@@ -469,8 +478,8 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
     }
     // Areas entered and left (every NPC when dynamic areas came or went).
     let all = std::mem::replace(&mut w.areas_changed, false);
-    for i in 0..w.npcs.len() {
-        if all || moved[i] {
+    for (i, &m) in moved.iter().enumerate() {
+        if all || m {
             crate::areas::update_membership(p, w, i as u32, out);
             if out.stop {
                 break;
