@@ -140,6 +140,8 @@ enum Op {
     Subject,
     /// `holders("t")`: NPCs holding that behavior of the area.
     Holders(Sym),
+    /// `subject_has("t")`: whether the handler's subject carries the tag.
+    SubjectHas(Sym),
     Hour,
     Day,
     // Unary, in place.
@@ -673,6 +675,7 @@ fn run<const N: usize>(code: &[Op], base: usize, env: &dyn Env) -> Value {
             Op::SelfEntity => st.push(Value::Entity(env.self_entity())),
             Op::Subject => st.push(Value::Entity(env.subject())),
             Op::Holders(t) => st.push(Value::Int(env.holders(t))),
+            Op::SubjectHas(t) => st.push(Value::Bool(env.has_tag(env.subject(), t))),
             Op::Hour => st.push(Value::Float(env.hour())),
             Op::Day => st.push(Value::Int(env.day())),
             Op::HasTag(t) => st.push(Value::Bool(env.has_tag(env.self_entity(), t))),
@@ -1073,6 +1076,7 @@ enum Func {
     Entity,
     HasTag,
     Holders,
+    SubjectHas,
 }
 
 const FUNCS: &[(&str, Func, &str)] = &[
@@ -1091,6 +1095,7 @@ const FUNCS: &[(&str, Func, &str)] = &[
     ("entity", Func::Entity, "entity(\"id\")"),
     ("has_tag", Func::HasTag, "has_tag(\"tag\")"),
     ("holders", Func::Holders, "holders(\"behavior\")"),
+    ("subject_has", Func::SubjectHas, "subject_has(\"tag\")"),
 ];
 
 impl Func {
@@ -1104,7 +1109,8 @@ impl Func {
             | Func::Sqrt
             | Func::Entity
             | Func::HasTag
-            | Func::Holders => 1,
+            | Func::Holders
+            | Func::SubjectHas => 1,
             Func::Distance | Func::Vec2 | Func::Min | Func::Max => 2,
             Func::Clamp => 3,
         }
@@ -1686,7 +1692,10 @@ impl Parser<'_, '_> {
         self.enter(name_tok)?;
         let open = self.bump(); // `(`, checked by the caller
         let start = name_tok.start;
-        if matches!(f, Func::Entity | Func::HasTag | Func::Holders) {
+        if matches!(
+            f,
+            Func::Entity | Func::HasTag | Func::Holders | Func::SubjectHas
+        ) {
             let arg = self.bump();
             let Tk::Str(id) = &arg.kind else {
                 return Err(self.err_tok(
@@ -1711,6 +1720,10 @@ impl Parser<'_, '_> {
             if f == Func::HasTag {
                 let tag = self.resolver.intern(id);
                 return self.leaf(Op::HasTag(tag), Type::Bool, start, close.end());
+            }
+            if f == Func::SubjectHas {
+                let tag = self.resolver.intern(id);
+                return self.leaf(Op::SubjectHas(tag), Type::Bool, start, close.end());
             }
             if f == Func::Holders {
                 let name = self.resolver.intern(id);
@@ -1841,7 +1854,7 @@ impl Parser<'_, '_> {
                 )
             }
             // Handled above.
-            Func::Entity | Func::HasTag | Func::Holders => (None, Type::Entity),
+            Func::Entity | Func::HasTag | Func::Holders | Func::SubjectHas => (None, Type::Entity),
         };
         if let Some(op) = op {
             self.emit(op);

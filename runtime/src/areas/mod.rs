@@ -360,8 +360,9 @@ pub fn drop_tag(
 
 /// Chooses a behavior for an NPC's request node: the innermost area it stands in (of
 /// `area_kind`, if given) filters its templates (enabled, free slots, constraint, not
-/// forbidden), the node's preferences choose among the survivors; when nothing applies, the
-/// parent area is asked, and so on up.
+/// forbidden); if the node names preferred behaviors only those are asked for, chosen by
+/// weight, else any survivor, uniformly; when nothing applies, the parent area is asked, and
+/// so on up (an NPC in a pub that wants to work is served by the city).
 pub fn choose(
     p: &Program,
     w: &mut World,
@@ -399,7 +400,6 @@ pub fn choose(
         let rules = &p.area_rules[proto_of(a) as usize];
         let Some(st) = state(w, a) else { break };
         let mut total = 0.0;
-        let mut preferred_total = 0.0;
         // Survivors with their weights (no allocation when nothing is refused).
         let mut survivors: [(u32, f64); 32] = [(0, 0.0); 32];
         let mut count = 0usize;
@@ -459,47 +459,35 @@ pub fn choose(
                     continue;
                 }
             }
+            let pref = req
+                .prefer
+                .iter()
+                .find(|(name, _)| *name == t.name)
+                .map(|&(_, w)| w.max(0.0));
+            // A request that names behaviors asks for those only; the rest is not refused
+            // for a fault of its own, so it is not listed either.
+            if !req.prefer.is_empty() && pref.is_none() {
+                continue;
+            }
             if count < survivors.len() {
-                let pref = req
-                    .prefer
-                    .iter()
-                    .find(|(name, _)| *name == t.name)
-                    .map(|&(_, w)| w);
-                survivors[count] = (ti as u32, pref.map_or(-1.0, |w| w.max(0.0)));
+                survivors[count] = (ti as u32, pref.unwrap_or(1.0));
                 count += 1;
-                match pref {
-                    Some(w) => preferred_total += w.max(0.0),
-                    None => total += 1.0,
-                }
+                total += pref.unwrap_or(1.0);
             }
         }
-        if count > 0 {
-            // Preferred survivors by weight; if none of them survived, any survivor.
-            let pick = if preferred_total > 0.0 {
-                let mut r = w.rng_f64() * preferred_total;
-                let mut chosen = None;
-                for &(ti, wt) in &survivors[..count] {
-                    if wt <= 0.0 {
-                        continue;
-                    }
-                    chosen = Some(ti);
-                    if r < wt {
-                        break;
-                    }
-                    r -= wt;
+        if count > 0 && total > 0.0 {
+            let mut r = w.rng_f64() * total;
+            let mut pick = None;
+            for &(ti, wt) in &survivors[..count] {
+                if wt <= 0.0 {
+                    continue;
                 }
-                chosen
-            } else if total > 0.0 {
-                let unlisted: usize = survivors[..count].iter().filter(|s| s.1 < 0.0).count();
-                let k = ((w.rng_f64() * unlisted as f64) as usize).min(unlisted.saturating_sub(1));
-                survivors[..count]
-                    .iter()
-                    .filter(|s| s.1 < 0.0)
-                    .nth(k)
-                    .map(|s| s.0)
-            } else {
-                None
-            };
+                pick = Some(ti);
+                if r < wt {
+                    break;
+                }
+                r -= wt;
+            }
             if let Some(ti) = pick {
                 outcome.chosen = Some((a, ti));
                 return outcome;

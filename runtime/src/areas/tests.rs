@@ -426,3 +426,96 @@ fn validation_catches_area_mistakes() {
     assert!(find("areas[0].parent").contains("parent cycle"));
     assert!(find("areas[1].shape").contains("outside the world"));
 }
+
+fn daily_life(seed: u64) -> Session {
+    let l = load_str(include_str!("../../../samples/daily_life.json"));
+    let mut s = Session::from_pack(&l.pack.expect("sample"), seed).expect("session");
+    s.set_tracing(true);
+    s
+}
+
+#[test]
+fn daily_life_picks_either_pub_about_half_the_time() {
+    // The city's `fun` behavior walks each townsperson into a pub picked by weight; count the
+    // pub each one walks into first once the fun hours start.
+    let (mut red, mut blue) = (0, 0);
+    for seed in 0..200 {
+        let mut s = daily_life(seed);
+        s.run(629);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 629..800 {
+            s.step();
+            for e in events(&mut s) {
+                let npc = e["npc"].as_str().unwrap_or("").to_string();
+                if e["kind"] != "enter" || npc.ends_with("keeper") || seen.contains(&npc) {
+                    continue;
+                }
+                match e["area"].as_str() {
+                    Some("pub_red") => red += 1,
+                    Some("pub_blue") => blue += 1,
+                    _ => continue,
+                }
+                seen.insert(npc);
+            }
+        }
+    }
+    assert_eq!(red + blue, 200 * 5, "five townsfolk go to a pub every day");
+    let share = f64::from(red) / f64::from(red + blue);
+    assert!((0.4..=0.6).contains(&share), "red pub share {share}");
+}
+
+#[test]
+fn daily_life_follows_each_cycle_in_order_at_the_right_places() {
+    let mut s = daily_life(1);
+    let mut adopted: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for _ in 0..1440 {
+        s.step();
+        for e in events(&mut s) {
+            let (Some(npc), Some(area), Some(t)) = (
+                e["npc"].as_str(),
+                e["area"].as_str(),
+                e["template"].as_str(),
+            ) else {
+                continue;
+            };
+            // Places only (the city just walks the NPC there) and no fleeing.
+            if e["kind"] == "adopt" && area != "city" && t != "flee" {
+                let list = adopted.entry(npc.to_string()).or_default();
+                let step = format!("{t}@{area}");
+                if list.last() != Some(&step) {
+                    list.push(step);
+                }
+            }
+        }
+    }
+    let day = |npc: &str| adopted[npc].join(" ");
+    // Ada: 4-step day (sleep, work, fun, eat, sleep), rich.
+    let ada = day("ada");
+    assert!(
+        ada.starts_with("sleep@home_ada work@smithy ")
+            && ada.ends_with(" eat@home_ada sleep@home_ada"),
+        "{ada}"
+    );
+    let fun = ada.split(' ').nth(2).unwrap_or("");
+    assert!(
+        fun.ends_with("@pub_red") || fun.ends_with("@pub_blue"),
+        "{ada}"
+    );
+    // Cy: 6-step day (sleep, eat, work, shop, work, fun, sleep).
+    let cy = day("cy");
+    let steps: Vec<&str> = cy
+        .split(' ')
+        .map(|x| x.split('@').next().unwrap_or(""))
+        .collect();
+    let mut order = steps.clone();
+    order.dedup();
+    assert_eq!(
+        order,
+        ["sleep", "eat", "work", "shop", "work", order[5], "sleep"],
+        "{cy}"
+    );
+    assert!(cy.contains("shop@market") && cy.contains("work@smithy") && cy.contains("@home_cy"));
+    // The innkeepers tend their own bars.
+    assert!(day("red_keeper").contains("tend_bar@pub_red"));
+    assert!(day("blue_keeper").contains("tend_bar@pub_blue"));
+}

@@ -524,7 +524,8 @@ impl Host for ActorHost<'_, '_> {
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
         let outcome = areas::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
-        if explain {
+        // Not standing in an area of the asked kind is not worth a trace line every tick.
+        if explain && (outcome.asked.is_some() || r.area_kind.is_none()) {
             let tick = self.w.tick;
             self.emit(TraceEvent::Request {
                 tick,
