@@ -1393,18 +1393,21 @@ fn usage_errors_exit_2() {
 // `townsfolk debug`: a committed golden transcript
 // ---------------------------------------------------------------------------------------------
 
-/// The scripted debugging session in `tests/golden/` must reproduce its transcript line for
-/// line. After an intended behavior change, regenerate it with
+/// The scripted debugging sessions in `tests/golden/` must reproduce their transcripts line
+/// for line. After an intended behavior change, regenerate them with
 /// `TOWNSFOLK_BLESS=1 cargo test -p townsfolk-runtime --test cli debug_golden` and review the diff.
-#[test]
-fn debug_golden_transcript() {
+fn golden(name: &str, pack: &str, seed: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let script = dir.join("guards_debug.script");
-    let golden = dir.join("guards_debug.golden");
+    let script = dir.join(format!("{name}.script"));
+    let golden = dir.join(format!("{name}.golden"));
     let out = Command::new(env!("CARGO_BIN_EXE_townsfolk"))
-        .args(["debug", "--seed", "3", "--script"])
+        .args(["debug", "--seed", seed, "--script"])
         .arg(&script)
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/guards.json"))
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../samples")
+                .join(pack),
+        )
         .output()
         .expect("run townsfolk debug");
     assert_eq!(
@@ -1420,13 +1423,24 @@ fn debug_golden_transcript() {
     }
     let want = std::fs::read_to_string(&golden).expect("golden transcript");
     for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        assert_eq!(g, w, "line {} of the transcript differs", i + 1);
+        assert_eq!(g, w, "{name}: line {} of the transcript differs", i + 1);
     }
     assert_eq!(
         got.lines().count(),
         want.lines().count(),
-        "transcript length"
+        "{name}: transcript length"
     );
+}
+
+#[test]
+fn debug_golden_transcript() {
+    golden("guards_debug", "guards.json", "3");
+}
+
+/// Breakpoints inside a grafted behavior and inside an OnEnter handler tree.
+#[test]
+fn debug_golden_transcript_smart_areas() {
+    golden("daily_life_debug", "daily_life.json", "1");
 }
 
 #[test]

@@ -198,7 +198,9 @@ impl<H: Host> Engine<'_, H> {
         } else {
             self.exec(i)
         };
-        if self.cut {
+        // A pause requested inside the node (a nested tree, a world event) cuts here too.
+        if self.cut || (observing && self.host.stop_requested()) {
+            self.cut = true;
             return Status::Failure;
         }
         let old = self.status[i];

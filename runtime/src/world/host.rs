@@ -98,6 +98,9 @@ impl ActorHost<'_, '_> {
         }
     }
     pub(super) fn emit(&mut self, ev: TraceEvent) {
+        if self.stop {
+            return;
+        }
         if let Some(probe) = self.probe.take() {
             if probe.event(&DebugEvent::Trace(&ev), Some(&*self)) {
                 self.stop = true;
@@ -110,6 +113,9 @@ impl ActorHost<'_, '_> {
     }
     /// Shows an event to the debugger, if one watches; it may ask to pause.
     fn probe_event(&mut self, ev: &DebugEvent<'_>) {
+        if self.stop {
+            return;
+        }
         if let Some(probe) = self.probe.take() {
             if probe.event(ev, Some(&*self)) {
                 self.stop = true;

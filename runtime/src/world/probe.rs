@@ -135,6 +135,9 @@ pub struct Out<'a, 'p> {
 impl Out<'_, '_> {
     /// Reports an event; `npc` is the NPC it concerns (for breakpoint conditions).
     pub fn emit(&mut self, p: &Program, w: &World, npc: Option<u32>, ev: TraceEvent) {
+        if self.stop {
+            return;
+        }
         if let Some(probe) = self.probe.as_deref_mut() {
             let env = npc.map(|npc| WorldEnv {
                 program: p,
