@@ -161,29 +161,47 @@ pub fn preview_ui(
 
     let small = FontId::proportional(12.0);
 
-    // Areas.
-    for (i, a) in p.areas.iter().enumerate() {
+    // Areas: the static ones that exist (not dynamic prototypes), then the dynamic copies
+    // placed at run time (a crime scene, …), drawn where they were placed.
+    let placed = p
+        .areas
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| w.areas.get(*i).is_some_and(|s| s.alive))
+        .map(|(i, a)| (i, a, Vec2::ZERO, a.id.clone()))
+        .chain(w.dyn_areas.iter().filter(|d| d.state.alive).filter_map(|d| {
+            let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
+            p.areas
+                .get(proto)
+                .map(|a| (proto, a, d.offset, townsfolk_runtime::areas::area_name(p, d.id)))
+        }));
+    for (i, a, offset, label) in placed {
         let base = AREA_PALETTE[i % AREA_PALETTE.len()];
         let fill = base.gamma_multiply(0.18);
         let stroke = Stroke::new(1.5, base.gamma_multiply(0.8));
         match &a.shape {
             AreaShape::Rect(r) => {
-                let sr = Rect::from_two_pos(x.to_screen(r.min.into()), x.to_screen(r.max.into()));
+                let min = Vec2::from(r.min) + offset;
+                let max = Vec2::from(r.max) + offset;
+                let sr = Rect::from_two_pos(x.to_screen(min), x.to_screen(max));
                 painter.rect_filled(sr, 3.0, fill);
                 painter.rect_stroke(sr, 3.0, stroke, StrokeKind::Inside);
             }
             AreaShape::Polygon(pts) => {
-                let sp: Vec<Pos2> = pts.iter().map(|&q| x.to_screen(q.into())).collect();
+                let sp: Vec<Pos2> = pts
+                    .iter()
+                    .map(|&q| x.to_screen(Vec2::from(q) + offset))
+                    .collect();
                 // egui fills convex polygons; a concave one is still outlined correctly.
                 painter.add(Shape::convex_polygon(sp.clone(), fill, Stroke::NONE));
                 painter.add(Shape::closed_line(sp, stroke));
             }
         }
-        let corner = x.to_screen(Vec2::new(a.bbox.min.x, a.bbox.min.y));
+        let corner = x.to_screen(Vec2::new(a.bbox.min.x, a.bbox.min.y) + offset);
         painter.text(
             corner + vec2(5.0, 4.0),
             Align2::LEFT_TOP,
-            &a.id,
+            label,
             FontId::proportional(13.0),
             base.gamma_multiply(1.2),
         );
