@@ -375,13 +375,16 @@ pub fn choose(
     let start = match req.area_kind {
         None => n.area,
         Some(kind) => {
-            let fits: Vec<u32> = n
-                .areas
-                .iter()
-                .copied()
-                .filter(|&a| p.areas[proto_of(a) as usize].kinds.contains(&kind))
-                .collect();
-            innermost(p, &fits)
+            let mut best: Option<(f64, u32)> = None;
+            for &a in &n.areas {
+                if p.areas[proto_of(a) as usize].kinds.contains(&kind) {
+                    let size = bbox_size(p, a);
+                    if best.is_none_or(|(s, b)| size < s || (size == s && a < b)) {
+                        best = Some((size, a));
+                    }
+                }
+            }
+            best.map(|(_, a)| a)
         }
     };
     let mut outcome = RequestOutcome {
@@ -659,27 +662,43 @@ pub fn remove_area(p: &Program, w: &mut World, id: u32, out: &mut Out) {
 /// that are due. Areas in id order.
 pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
     let tick = w.tick;
-    let expired: Vec<u32> = w
-        .dyn_areas
-        .iter()
-        .filter(|d| d.state.alive && d.expires.is_some_and(|e| e <= tick))
-        .map(|d| d.id)
-        .collect();
-    for id in expired {
-        remove_area(p, w, id, out);
-        if out.stop {
-            return;
+    let due = |d: &DynArea| d.state.alive && d.expires.is_some_and(|e| e <= tick);
+    if w.dyn_areas.iter().any(due) {
+        let expired: Vec<u32> = w
+            .dyn_areas
+            .iter()
+            .filter(|d| due(d))
+            .map(|d| d.id)
+            .collect();
+        for id in expired {
+            remove_area(p, w, id, out);
+            if out.stop {
+                return;
+            }
         }
     }
-    let ids: Vec<u32> = (0..w.areas.len() as u32)
-        .filter(|&a| w.areas[a as usize].alive && p.area_rules[a as usize].active())
-        .chain(w.dyn_areas.iter().filter(|d| d.state.alive).map(|d| d.id))
-        .collect();
-    for a in ids {
+    // Static areas in index order, then dynamic ones in id order (no allocation).
+    let mut k = 0;
+    while k < w.areas.len() + w.dyn_areas.len() {
+        let id = if k < w.areas.len() {
+            let active = w.areas[k].alive && p.area_rules[k].active();
+            k += 1;
+            if !active {
+                continue;
+            }
+            (k - 1) as u32
+        } else {
+            let d = &w.dyn_areas[k - w.areas.len()];
+            k += 1;
+            if !d.state.alive {
+                continue;
+            }
+            d.id
+        };
         let going = crate::world::host::run_area(
             p,
             w,
-            a,
+            id,
             out.trace.as_deref_mut(),
             out.probe.as_deref_mut(),
         );
@@ -688,7 +707,7 @@ pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
             return;
         }
     }
-    // Dead dynamic areas with nobody inside and nothing queued are forgotten.
+    // Dead dynamic areas with nothing left running are forgotten.
     w.dyn_areas
         .retain(|d| d.state.alive || d.state.running.is_some());
 }
