@@ -169,12 +169,22 @@ pub fn preview_ui(
         .enumerate()
         .filter(|(i, _)| w.areas.get(*i).is_some_and(|s| s.alive))
         .map(|(i, a)| (i, a, Vec2::ZERO, a.id.clone()))
-        .chain(w.dyn_areas.iter().filter(|d| d.state.alive).filter_map(|d| {
-            let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
-            p.areas
-                .get(proto)
-                .map(|a| (proto, a, d.offset, townsfolk_runtime::areas::area_name(p, d.id)))
-        }));
+        .chain(
+            w.dyn_areas
+                .iter()
+                .filter(|d| d.state.alive)
+                .filter_map(|d| {
+                    let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
+                    p.areas.get(proto).map(|a| {
+                        (
+                            proto,
+                            a,
+                            d.offset,
+                            townsfolk_runtime::areas::area_name(p, d.id),
+                        )
+                    })
+                }),
+        );
     for (i, a, offset, label) in placed {
         let base = AREA_PALETTE[i % AREA_PALETTE.len()];
         let fill = base.gamma_multiply(0.18);
