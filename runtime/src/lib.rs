@@ -5,6 +5,7 @@
 
 pub mod bt;
 pub mod debug;
+pub mod events;
 pub mod expr;
 pub mod pack;
 pub mod value;

@@ -42,6 +42,13 @@ pub enum Response {
     PlaySound { cue: String },
     /// Writes a line to the trace.
     Log { text: String },
+    /// Launches a story event of the running scenario now, if it is available.
+    StartEvent { event: String },
+    /// Ends an active story event with an outcome.
+    EndEvent {
+        event: String,
+        outcome: crate::events::Outcome,
+    },
 }
 
 impl Response {
@@ -57,6 +64,8 @@ impl Response {
             Response::ShowText { .. } => "show_text",
             Response::PlaySound { .. } => "play_sound",
             Response::Log { .. } => "log",
+            Response::StartEvent { .. } => "start_event",
+            Response::EndEvent { .. } => "end_event",
         }
     }
 }

@@ -120,5 +120,8 @@ pub(super) fn world_hash(w: &World) -> u64 {
         h.u64(n.area.map_or(u64::MAX, |a| a as u64));
         h.u64(n.last_status as u64);
     }
+    if let Some(s) = &w.story {
+        s.hash_into(&mut |x| h.u64(x));
+    }
     h.0
 }

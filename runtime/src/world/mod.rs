@@ -76,6 +76,8 @@ pub struct World {
     pub(crate) outbox: Vec<(u32, Sym, Message)>,
     /// Lines of text shown in the preview by responses, until a tick.
     pub texts: Vec<(Sym, u64)>,
+    /// The running scenario's story state (`world.scenario`), if any.
+    pub story: Option<crate::events::Story>,
 }
 
 /// A running simulation of one pack.
@@ -136,6 +138,10 @@ impl Session {
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
             texts: Vec::new(),
+            story: p
+                .events
+                .world_scenario
+                .and_then(|s| crate::events::Story::new(p, s)),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
@@ -217,6 +223,22 @@ impl Session {
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
+        // Story events: the tracker and executor (SPEC §3).
+        {
+            let mut out = probe::Out {
+                trace: if self.tracing {
+                    Some(&mut self.trace)
+                } else {
+                    None
+                },
+                probe: probe.as_deref_mut(),
+                stop: false,
+            };
+            crate::events::exec::tick(p, w, &mut out);
+            if out.stop {
+                return false;
+            }
+        }
         // NPC trees, in pack order.
         for i in 0..w.npcs.len() {
             if let Some(pr) = probe.as_deref_mut() {

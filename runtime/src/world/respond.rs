@@ -10,15 +10,48 @@ use crate::value::{EntityId, Sym};
 /// A response with its names resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CResponse {
-    SetFlag { flag: u32, value: bool },
-    ToggleFlag { flag: u32 },
-    SetCounter { counter: u32, value: i64 },
-    AddCounter { counter: u32, by: i64 },
-    CopyCounter { from: u32, to: u32 },
-    SendMessage { to: u32, inbox: Sym, message: Sym },
-    ShowText { text: Sym, ticks: u64 },
-    PlaySound { cue: Sym },
-    Log { text: Sym },
+    SetFlag {
+        flag: u32,
+        value: bool,
+    },
+    ToggleFlag {
+        flag: u32,
+    },
+    SetCounter {
+        counter: u32,
+        value: i64,
+    },
+    AddCounter {
+        counter: u32,
+        by: i64,
+    },
+    CopyCounter {
+        from: u32,
+        to: u32,
+    },
+    SendMessage {
+        to: u32,
+        inbox: Sym,
+        message: Sym,
+    },
+    ShowText {
+        text: Sym,
+        ticks: u64,
+    },
+    PlaySound {
+        cue: Sym,
+    },
+    Log {
+        text: Sym,
+    },
+    /// Library index of a story event.
+    StartEvent {
+        event: u32,
+    },
+    EndEvent {
+        event: u32,
+        success: bool,
+    },
 }
 
 /// What compiling a response needs from the program being built.
@@ -29,6 +62,8 @@ pub trait ResponseCompiler {
     fn npc(&self, id: &str) -> Option<u32>;
     fn ticks(&mut self, path: String, seconds: f64) -> u64;
     fn push(&mut self, d: Diagnostic);
+    /// Library index of a story event.
+    fn event(&self, id: &str) -> Option<u32>;
 }
 
 /// Compiles one response found at `path`; reports problems and returns None for bad ones.
@@ -75,6 +110,22 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
         Response::Log { text } => CResponse::Log {
             text: c.intern(text),
         },
+        Response::StartEvent { event } | Response::EndEvent { event, .. } => {
+            let Some(i) = c.event(event) else {
+                c.push(Diagnostic::error(
+                    key(path, "event"),
+                    format!("unknown event `{event}`"),
+                ));
+                return None;
+            };
+            match r {
+                Response::EndEvent { outcome, .. } => CResponse::EndEvent {
+                    event: i,
+                    success: outcome.is_success(),
+                },
+                _ => CResponse::StartEvent { event: i },
+            }
+        }
     })
 }
 
@@ -137,6 +188,10 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
                 _ => u32::MAX,
             };
             out.emit(p, w, None, TraceEvent::Log { tick, npc, text });
+        }
+        CResponse::StartEvent { event } => crate::events::exec::start_event(p, w, event, out),
+        CResponse::EndEvent { event, success } => {
+            crate::events::exec::end_event(p, w, event, success, out)
         }
     }
 }

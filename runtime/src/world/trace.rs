@@ -80,6 +80,37 @@ pub enum TraceEvent {
         tick: u64,
         cue: Sym,
     },
+    /// A story event opened (`event`: library index; `day`: story day).
+    EventOpen {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event was launched.
+    EventLaunch {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event ended.
+    EventEnd {
+        tick: u64,
+        event: u32,
+        day: i64,
+        success: bool,
+    },
+    /// An open story event's window closed before it was launched.
+    EventExpired {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event can never open.
+    EventDead {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
 }
 
 impl TraceEvent {
@@ -96,9 +127,21 @@ impl TraceEvent {
             | TraceEvent::Enter { tick, .. }
             | TraceEvent::Exit { tick, .. }
             | TraceEvent::ShowText { tick, .. }
-            | TraceEvent::Sound { tick, .. } => tick,
+            | TraceEvent::Sound { tick, .. }
+            | TraceEvent::EventOpen { tick, .. }
+            | TraceEvent::EventLaunch { tick, .. }
+            | TraceEvent::EventEnd { tick, .. }
+            | TraceEvent::EventExpired { tick, .. }
+            | TraceEvent::EventDead { tick, .. } => tick,
         }
     }
+}
+
+fn story(p: &Program, i: u32) -> &str {
+    p.events
+        .events
+        .get(i as usize)
+        .map_or("", |e| e.id.as_str())
 }
 
 fn npc(p: &Program, i: u32) -> &str {
@@ -162,6 +205,25 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
         }
         TraceEvent::Sound { tick, cue } => {
             json!({"tick": tick, "kind": "sound", "cue": p.sym(cue)})
+        }
+        TraceEvent::EventOpen { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_open", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventLaunch { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_launch", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventEnd {
+            tick,
+            event,
+            day,
+            success,
+        } => json!({"tick": tick, "kind": "event_end", "event": story(p, event), "day": day,
+                    "outcome": if success { "success" } else { "failure" }}),
+        TraceEvent::EventExpired { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_expired", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventDead { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_dead", "event": story(p, event), "day": day})
         }
     }
 }
