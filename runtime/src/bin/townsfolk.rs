@@ -289,7 +289,7 @@ fn replay(
     let step = (runs / 10).max(1);
     let started = std::time::Instant::now();
     let progress = |done: u32, total: u32| {
-        if total >= 10_000 && done % step == 0 {
+        if total >= 10_000 && done.is_multiple_of(step) {
             eprintln!(
                 "replay: {done}/{total} runs ({:.1} s)",
                 started.elapsed().as_secs_f64()

@@ -3,7 +3,7 @@
 //! Once per story day it: advances the tracker to the day; ends the active events whose
 //! simulated duration is over (success with the event's `success_probability`); launches
 //! every available mandatory event; then, if fewer than `max_active` events are active and
-//! at least `min_wait` days passed since the last launch, launches one available event
+//! at least `min_wait` days passed since the last launch (if any), launches one available event
 //! chosen uniformly with probability `launch_probability` (or surely, once `max_wait` days
 //! passed without a launch). Random draws come from the world's seeded RNG.
 //!
@@ -192,8 +192,10 @@ pub fn check(p: &Program, w: &mut World, day: i64, out: &mut Out) {
     let Some(st) = w.story.as_ref() else {
         return;
     };
+    // Before the first launch there is nothing to wait after; `max_wait` counts from the start.
     let since = day - st.last_launch.unwrap_or(s.start_day);
-    if st.active.len() < s.max_active as usize && since >= s.min_wait as i64 {
+    let waited = st.last_launch.is_none() || since >= s.min_wait as i64;
+    if st.active.len() < s.max_active as usize && waited {
         let cands: Vec<u32> = available(p, w)
             .into_iter()
             .filter(|&n| !p.events.events[s.nodes[n as usize] as usize].mandatory)

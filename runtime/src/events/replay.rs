@@ -72,11 +72,7 @@ pub fn run_one(p: &Program, template: &World, scenario: u32, seed: u64, end_day:
             st.active.is_empty()
                 && st.tracker.open().is_empty()
                 && st.tracker.queued().next().is_none()
-                && !st
-                    .tracker
-                    .states()
-                    .iter()
-                    .any(|x| *x == super::NodeState::Blocked)
+                && !st.tracker.states().contains(&super::NodeState::Blocked)
         }) {
             break;
         }

@@ -117,9 +117,9 @@ impl Tracker {
         let n = g.len();
         let mut state = vec![NodeState::Blocked; n];
         let mut queue = Vec::new();
-        for i in 0..n {
+        for (i, s) in state.iter_mut().enumerate() {
             if g.indeg[i] == 0 {
-                state[i] = NodeState::Queued;
+                *s = NodeState::Queued;
                 queue.push(Reverse((g.not_before[i], i as u32)));
             }
         }

@@ -63,7 +63,7 @@ impl Fnv {
     }
 }
 
-pub(super) fn world_hash(w: &World) -> u64 {
+pub(crate) fn world_hash(w: &World) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     h.u64(w.tick);
     h.bytes(&w.rng.get_seed());

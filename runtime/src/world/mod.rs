@@ -5,7 +5,7 @@
 //! order: clock, NPC trees (in pack order), movement, message delivery. Later issues slot
 //! triggers, the event executor, area brains and conversations into that order.
 
-mod hash;
+pub(crate) mod hash;
 mod host;
 pub mod probe;
 pub mod program;
