@@ -1,12 +1,13 @@
 //! The tracker of SPEC §3 (the paper's algorithm, figures 1 and 2): which events are open.
 //!
-//! Costs: `advance` pops only the nodes whose date has come (two binary heaps, by
-//! `not_before` for nodes waiting for their window and by `not_after` for deadlines), and
+//! Costs: `advance` pops only the nodes whose date has come (two ordered calendars keyed
+//! by day: `not_before` for nodes waiting for their window, `not_after` for deadlines), and
 //! `ended` touches only the node's out-edges; both are O((k + 1) log n) for k nodes that
-//! change state, never a scan of the graph. Removing an open node (launch) is O(1).
+//! change state, never a scan of the graph. Removing an open node (launch) is O(1). The
+//! calendars are B-trees of per-day buckets (the paper's priority queue): the nodes of one
+//! day sit together in memory, which keeps the cost flat on large graphs.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 
 /// A dependency graph over nodes `0..n`, compiled once and shared.
 #[derive(Clone, Debug, Default)]
@@ -103,9 +104,9 @@ pub struct Tracker {
     open: Vec<u32>,
     open_pos: Vec<u32>,
     /// Nodes whose dependencies are met but whose window has not started, by `not_before`.
-    queue: BinaryHeap<Reverse<(i64, u32)>>,
+    queue: BTreeMap<i64, Vec<u32>>,
     /// Every node that may still open, by `not_after` (stale entries are skipped).
-    deadlines: BinaryHeap<Reverse<(i64, u32)>>,
+    deadlines: BTreeMap<i64, Vec<u32>>,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
 }
@@ -116,25 +117,25 @@ impl Tracker {
     pub fn new(g: &Graph, date: i64) -> Tracker {
         let n = g.len();
         let mut state = vec![NodeState::Blocked; n];
-        let mut queue = Vec::new();
+        let mut queue: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
         for (i, s) in state.iter_mut().enumerate() {
             if g.indeg[i] == 0 {
                 *s = NodeState::Queued;
-                queue.push(Reverse((g.not_before[i], i as u32)));
+                queue.entry(g.not_before[i]).or_default().push(i as u32);
             }
         }
-        let deadlines: Vec<_> = (0..n)
-            .filter(|&i| g.not_after[i] < i64::MAX)
-            .map(|i| Reverse((g.not_after[i], i as u32)))
-            .collect();
+        let mut deadlines: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
+        for i in (0..n).filter(|&i| g.not_after[i] < i64::MAX) {
+            deadlines.entry(g.not_after[i]).or_default().push(i as u32);
+        }
         let mut t = Tracker {
             date,
             state,
             unmet: g.indeg.clone(),
             open: Vec::new(),
             open_pos: vec![u32::MAX; n],
-            queue: BinaryHeap::from(queue),
-            deadlines: BinaryHeap::from(deadlines),
+            queue,
+            deadlines,
             changes: Vec::new(),
         };
         for &d in &g.doomed {
@@ -158,8 +159,9 @@ impl Tracker {
     /// Nodes waiting for their window, in no particular order.
     pub fn queued(&self) -> impl Iterator<Item = u32> + '_ {
         self.queue
-            .iter()
-            .map(|r| r.0.1)
+            .values()
+            .flatten()
+            .copied()
             .filter(|&n| self.state[n as usize] == NodeState::Queued)
     }
 
@@ -168,34 +170,46 @@ impl Tracker {
     pub fn advance(&mut self, g: &Graph, days: i64) {
         self.date = self.date.saturating_add(days.max(0));
         let date = self.date;
-        while let Some(&Reverse((nb, n))) = self.queue.peek() {
-            if nb > date {
+        while self
+            .queue
+            .first_key_value()
+            .is_some_and(|(&nb, _)| nb <= date)
+        {
+            let Some((_, mut due)) = self.queue.pop_first() else {
                 break;
-            }
-            self.queue.pop();
-            if self.state[n as usize] != NodeState::Queued {
-                continue;
-            }
-            if g.not_after[n as usize] < date {
-                self.kill(g, n);
-            } else {
-                self.open_node(n);
+            };
+            due.sort_unstable();
+            for n in due {
+                if self.state[n as usize] != NodeState::Queued {
+                    continue;
+                }
+                if g.not_after[n as usize] < date {
+                    self.kill(g, n);
+                } else {
+                    self.open_node(n);
+                }
             }
         }
-        while let Some(&Reverse((na, n))) = self.deadlines.peek() {
-            if na >= date {
+        while self
+            .deadlines
+            .first_key_value()
+            .is_some_and(|(&na, _)| na < date)
+        {
+            let Some((_, mut due)) = self.deadlines.pop_first() else {
                 break;
-            }
-            self.deadlines.pop();
-            match self.state[n as usize] {
-                NodeState::Open => {
-                    self.remove_open(n);
-                    self.state[n as usize] = NodeState::Expired;
-                    self.changes.push(Change::Expired(n));
-                    self.propagate_death(g, n);
+            };
+            due.sort_unstable();
+            for n in due {
+                match self.state[n as usize] {
+                    NodeState::Open => {
+                        self.remove_open(n);
+                        self.state[n as usize] = NodeState::Expired;
+                        self.changes.push(Change::Expired(n));
+                        self.propagate_death(g, n);
+                    }
+                    NodeState::Blocked | NodeState::Queued => self.kill(g, n),
+                    _ => {}
                 }
-                NodeState::Blocked | NodeState::Queued => self.kill(g, n),
-                _ => {}
             }
         }
     }
@@ -242,7 +256,7 @@ impl Tracker {
             self.kill(g, t);
         } else if g.not_before[i] > self.date {
             self.state[i] = NodeState::Queued;
-            self.queue.push(Reverse((g.not_before[i], t)));
+            self.queue.entry(g.not_before[i]).or_default().push(t);
         } else {
             self.open_node(t);
         }
