@@ -6,6 +6,7 @@
 pub mod areas;
 pub mod bt;
 pub mod debug;
+pub mod events;
 pub mod expr;
 pub mod pack;
 pub mod value;

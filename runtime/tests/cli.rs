@@ -282,6 +282,9 @@ const CORPUS: &[&str] = &[
     "duplicate_npc_id.json",
     "duplicate_tree_id.json",
     "empty.json",
+    "event_bad_precondition.json",
+    "event_cycle.json",
+    "event_dangling_edge.json",
     "expression_after_multibyte.json",
     "expression_with_escapes.json",
     "huge_coordinate.json",
@@ -297,6 +300,7 @@ const CORPUS: &[&str] = &[
     "polygon_two_points.json",
     "probability_two.json",
     "retry_zero.json",
+    "scenario_bad_parameter.json",
     "subtree_cycle.json",
     "subtree_explosion.json",
     "times_out_of_range.json",
@@ -1479,4 +1483,271 @@ fn debug_survives_garbage_on_stdin() {
     assert!(replies[6].contains(r#""tick":0"#), "{}", replies[6]);
     assert!(replies[7].contains(r#""ok":false"#));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Story events: bad packs, `events` scripts, `replay`
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn corpus_event_cycle() {
+    check_bad(
+        "event_cycle.json",
+        Expect {
+            line: Some(3),
+            path: Some("events[0].after[0].event"),
+            msg: &["dependency cycle", "blessing → oath → blessing"],
+            ..Expect::default()
+        },
+    );
+}
+
+#[test]
+fn corpus_event_dangling_edge() {
+    check_bad(
+        "event_dangling_edge.json",
+        Expect {
+            line: Some(4),
+            path: Some("events[1].after[0].event"),
+            msg: &["unknown event `blesing`", "did you mean `blessing`"],
+            ..Expect::default()
+        },
+    );
+}
+
+#[test]
+fn corpus_event_bad_precondition() {
+    check_bad(
+        "event_bad_precondition.json",
+        Expect {
+            line: Some(3),
+            path: Some("events[0].precondition"),
+            ..Expect::default()
+        },
+    );
+}
+
+#[test]
+fn corpus_scenario_bad_parameter() {
+    check_bad(
+        "scenario_bad_parameter.json",
+        Expect {
+            line: Some(3),
+            path: Some("scenarios[0].launch_probability"),
+            msg: &["between 0 and 1"],
+            ..Expect::default()
+        },
+    );
+}
+
+fn chronicle() -> String {
+    p(&repo_root().join("samples/chronicle.json")).to_string()
+}
+
+#[test]
+fn replay_is_deterministic_and_seeds_change_launch_orders() {
+    let c = chronicle();
+    let args = |seed: &str| {
+        vec![
+            "replay".to_string(),
+            c.clone(),
+            "--scenario".into(),
+            "early_reign".into(),
+            "--runs".into(),
+            "1000".into(),
+            "--seed".into(),
+            seed.into(),
+            "--json".into(),
+        ]
+    };
+    let run = |seed: &str| {
+        let a = args(seed);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        expect_exit(&a, 0).stdout
+    };
+    let a = run("7");
+    assert_eq!(a, run("7"), "same seed, same report");
+    let v: serde_json::Value = serde_json::from_str(&a).expect("JSON report");
+    assert!(v["distinct_orders"].as_u64().expect("distinct_orders") > 1);
+    assert_eq!(v["runs"], 1000);
+    let b: serde_json::Value = serde_json::from_str(&run("8")).expect("JSON report");
+    assert_ne!(
+        v["top_orders"], b["top_orders"],
+        "different seeds, different orders"
+    );
+    // The text table names every event and the replayability figures.
+    // Without --scenario: the one the world runs (`world.scenario`).
+    let r = expect_exit(&["replay", &c, "--runs", "50", "--seed", "1"], 0);
+    assert!(
+        r.stdout.starts_with("scenario `early_reign`"),
+        "{}",
+        r.stdout
+    );
+    let r = expect_exit(
+        &[
+            "replay",
+            &c,
+            "--scenario",
+            "imperial_election",
+            "--runs",
+            "50",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+        ],
+        0,
+    );
+    assert!(
+        r.stdout.contains("imperial_election") && r.stdout.contains("entropy"),
+        "{}",
+        r.stdout
+    );
+    let r = expect_exit(&["replay", &c, "--scenario", "nope", "--runs", "5"], 1);
+    assert!(r.stderr.contains("unknown scenario `nope`"), "{}", r.all());
+}
+
+#[test]
+fn events_script_prints_one_state_line_per_op_and_survives_bad_lines() {
+    let script = TempFile::new(
+        "story.script",
+        concat!(
+            "# tutorials first\n",
+            "{\"op\":\"launch\",\"event\":\"tut_court\"}\n",
+            "{\"op\":\"end\",\"event\":\"tut_court\",\"outcome\":\"success\"}\n",
+            "{\"op\":\"launch\",\"event\":\"tut_treasury\"}\n",
+            "{\"op\":\"end\",\"event\":\"tut_treasury\",\"outcome\":\"failure\"}\n",
+            "not json\n",
+            "{\"op\":\"fly\"}\n",
+            "{\"op\":\"launch\",\"event\":\"arrival_spain\"}\n",
+            "{\"op\":\"end\",\"event\":\"tut_court\",\"outcome\":\"maybe\"}\n",
+            "{\"op\":\"advance\",\"days\":-3}\n",
+            "{\"op\":\"set\",\"flag\":\"emperor\",\"value\":true}\n",
+            "{\"op\":\"set\",\"counter\":\"gold\",\"value\":500}\n",
+            "{\"op\":\"set\",\"flag\":\"nobody_uses_this\",\"value\":true}\n",
+            "{\"op\":\"advance\",\"days\":1240}\n",
+        )
+        .as_bytes(),
+    );
+    let c = chronicle();
+    let r = expect_exit(
+        &[
+            "events",
+            &c,
+            "--scenario",
+            "early_reign",
+            "--script",
+            script.s(),
+        ],
+        0,
+    );
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 13, "{}", r.stdout);
+    assert_eq!(lines[0]["active"], serde_json::json!(["tut_court"]));
+    assert_eq!(lines[1]["available"], serde_json::json!(["tut_treasury"]));
+    assert_eq!(
+        lines[3]["done"],
+        serde_json::json!({"tut_court": "success", "tut_treasury": "failure"})
+    );
+    // Failing the second tutorial closes the whole Spanish branch.
+    let dead = lines[3]["dead"].as_array().expect("dead");
+    assert!(
+        dead.contains(&serde_json::json!("arrival_spain")),
+        "{}",
+        lines[3]
+    );
+    for (i, what) in [
+        (4, "invalid JSON"),
+        (5, "unknown op"),
+        (6, "cannot launch"),
+        (7, "outcome"),
+        (8, "days"),
+        (11, "unknown flag"),
+    ] {
+        let e = lines[i]["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("line {i}: {}", lines[i]));
+        assert!(e.contains(what), "line {i}: {e}");
+    }
+    // Day 1240: the meeting with Henry VIII is open; with `flags.emperor` set it is available.
+    assert_eq!(lines[12]["date"], 1240);
+    assert!(
+        lines[12]["open"]
+            .as_array()
+            .expect("open")
+            .contains(&serde_json::json!("henry_meeting"))
+    );
+    assert!(
+        lines[12]["available"]
+            .as_array()
+            .expect("available")
+            .contains(&serde_json::json!("henry_meeting"))
+    );
+    for k in [
+        "date",
+        "open",
+        "queued",
+        "available",
+        "active",
+        "done",
+        "dead",
+    ] {
+        assert!(lines[12].get(k).is_some(), "missing {k}");
+    }
+}
+
+#[test]
+fn story_commands_refuse_bad_packs_without_panicking() {
+    let bad = corpus("event_cycle.json");
+    expect_exit(&["events", p(&bad), "--scenario", "s"], 1);
+    expect_exit(&["replay", p(&bad), "--scenario", "s", "--runs", "3"], 1);
+    let trunc = corpus("truncated.json");
+    expect_exit(&["replay", p(&trunc), "--runs", "3"], 1);
+    let c = chronicle();
+    expect_exit(
+        &["replay", &c, "--scenario", "early_reign", "--runs", "0"],
+        1,
+    );
+    expect_exit(
+        &[
+            "events",
+            &c,
+            "--scenario",
+            "early_reign",
+            "--script",
+            "/nonexistent/x",
+        ],
+        1,
+    );
+}
+
+#[test]
+fn run_traces_story_events() {
+    let t = TempFile::empty("story.jsonl");
+    let c = chronicle();
+    // 20 ticks per story day: 300 days.
+    expect_exit(
+        &[
+            "run",
+            &c,
+            "--seed",
+            "2",
+            "--ticks",
+            "6000",
+            "--trace",
+            t.s(),
+        ],
+        0,
+    );
+    let text = std::fs::read_to_string(&t.0).expect("trace");
+    for kind in ["event_open", "event_launch", "event_end", "event_dead"] {
+        assert!(
+            text.contains(&format!("\"kind\":\"{kind}\"")),
+            "no {kind} in the trace"
+        );
+    }
 }

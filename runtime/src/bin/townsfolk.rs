@@ -88,6 +88,37 @@ enum Command {
         #[arg(long, default_value_t = 256)]
         snapshot_mib: usize,
     },
+    /// A scripted story-event tracker session: one JSON op per line in (advance, launch, end,
+    /// set), one JSON state line out. Reads standard input without --script.
+    Events {
+        pack: PathBuf,
+        /// Scenario id (default: the only scenario, or `world.scenario`).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// File of ops (one JSON object per line; blank lines and `#` comments skipped).
+        #[arg(long)]
+        script: Option<PathBuf>,
+    },
+    /// Monte Carlo playthroughs of a scenario with the real executor: per-event launch
+    /// probability, outcomes, launch days, expiries; distinct orders and entropy.
+    Replay {
+        pack: PathBuf,
+        /// Scenario id (default: the only scenario, or `world.scenario`).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Number of playthroughs.
+        #[arg(long, default_value_t = 1000)]
+        runs: u32,
+        /// Random seed: the same seed gives the same report.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: the number of cores); results do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -136,7 +167,146 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_bytes: snapshot_mib.saturating_mul(1024 * 1024),
             },
         ),
+        Command::Events {
+            pack,
+            scenario,
+            script,
+        } => events(&pack, scenario.as_deref(), script.as_deref()),
+        Command::Replay {
+            pack,
+            scenario,
+            runs,
+            seed,
+            threads,
+            json,
+        } => replay(&pack, scenario.as_deref(), runs, seed, threads, json),
     }
+}
+
+/// Loads a pack for the story commands and picks the scenario.
+fn story_program(
+    path: &Path,
+    scenario: Option<&str>,
+) -> Result<(std::sync::Arc<townsfolk_runtime::world::Program>, u32), ExitCode> {
+    let loaded = pack::load_file(path);
+    let Some(p) = loaded
+        .pack
+        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!("{}: cannot use a pack with errors", path.display());
+        return Err(ExitCode::from(1));
+    };
+    let (program, diags) = townsfolk_runtime::world::Program::build(&p);
+    if diags.iter().any(Diagnostic::is_error) {
+        print_diags(path, &diags);
+        return Err(ExitCode::from(1));
+    }
+    let lib = &program.events;
+    let known: Vec<&str> = lib.scenarios.iter().map(|s| s.id.as_str()).collect();
+    let chosen = match scenario {
+        Some(id) => lib.scenario(id),
+        None if lib.scenarios.len() == 1 => Some(0),
+        None => lib.world_scenario,
+    };
+    let Some(s) = chosen else {
+        match scenario {
+            Some(id) => eprintln!(
+                "error: {}: unknown scenario `{id}`; scenarios: {}",
+                path.display(),
+                if known.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            None => eprintln!(
+                "error: {}: say which scenario with --scenario ID; scenarios: {}",
+                path.display(),
+                if known.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        }
+        return Err(ExitCode::from(1));
+    };
+    Ok((std::sync::Arc::new(program), s))
+}
+
+fn events(path: &Path, scenario: Option<&str>, script: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let (program, s) = match story_program(path, scenario) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let Some(mut session) = townsfolk_runtime::events::script::ScriptSession::new(program, s)
+    else {
+        return Ok(ExitCode::from(1));
+    };
+    let mut input: Box<dyn std::io::BufRead> = match script {
+        Some(f) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if let Some(reply) = session.line(&line) {
+            writeln!(out, "{reply}")?;
+            out.flush()?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replay(
+    path: &Path,
+    scenario: Option<&str>,
+    runs: u32,
+    seed: u64,
+    threads: Option<usize>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    if runs == 0 || runs > 10_000_000 {
+        eprintln!("error: --runs must be between 1 and 10000000, found {runs}");
+        return Ok(ExitCode::from(1));
+    }
+    let (program, s) = match story_program(path, scenario) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let step = (runs / 10).max(1);
+    let started = std::time::Instant::now();
+    let progress = |done: u32, total: u32| {
+        if total >= 10_000 && done.is_multiple_of(step) {
+            eprintln!(
+                "replay: {done}/{total} runs ({:.1} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let Some(report) =
+        townsfolk_runtime::events::replay::replay(&program, s, runs, seed, threads, &progress)
+    else {
+        return Ok(ExitCode::from(1));
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report.to_json())?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn debug(

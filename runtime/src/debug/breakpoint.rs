@@ -384,7 +384,12 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             TraceEvent::Flag { .. }
             | TraceEvent::Counter { .. }
             | TraceEvent::ShowText { .. }
-            | TraceEvent::Sound { .. } => None,
+            | TraceEvent::Sound { .. }
+            | TraceEvent::EventOpen { .. }
+            | TraceEvent::EventLaunch { .. }
+            | TraceEvent::EventEnd { .. }
+            | TraceEvent::EventExpired { .. }
+            | TraceEvent::EventDead { .. } => None,
         },
     }
 }

@@ -231,6 +231,8 @@ impl Reader {
                     pack.trees = self.list(val, "trees", |r, v, p| r.tree(v, p));
                 }
                 "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(v, p)),
+                "events" => pack.events = self.list(val, "events", |r, v, p| r.item(v, p)),
+                "scenarios" => pack.scenarios = self.list(val, "scenarios", |r, v, p| r.item(v, p)),
                 "editor" => {
                     if let Some(e) = self.item(val, "editor") {
                         pack.editor = e;

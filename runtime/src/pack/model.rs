@@ -66,6 +66,12 @@ pub struct Pack {
     /// Smart areas (regions of the world).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<AreaDef>,
+    /// The story event library (event dependency graphs, SPEC §3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<crate::events::EventDef>,
+    /// Scenarios: subsets of the event library with a start date and executor parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scenarios: Vec<crate::events::ScenarioDef>,
     /// Editor-only data (layout, colours, collapsed state), kept apart from semantics.
     #[serde(default, skip_serializing_if = "EditorDef::is_empty")]
     pub editor: EditorDef,
@@ -82,6 +88,8 @@ impl Pack {
             world: WorldDef::default(),
             trees: Vec::new(),
             areas: Vec::new(),
+            events: Vec::new(),
+            scenarios: Vec::new(),
             editor: EditorDef::default(),
         }
     }
@@ -137,6 +145,9 @@ pub struct WorldDef {
     /// The NPCs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub npcs: Vec<NpcDef>,
+    /// The scenario whose story events the world runs (by id), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 impl Default for WorldDef {
@@ -149,6 +160,7 @@ impl Default for WorldDef {
             counters: BTreeMap::new(),
             objects: Vec::new(),
             npcs: Vec::new(),
+            scenario: None,
         }
     }
 }

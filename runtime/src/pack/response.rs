@@ -52,6 +52,13 @@ pub enum Response {
     },
     /// Removes every live copy of a dynamic area prototype.
     RemoveArea { prototype: String },
+    /// Launches a story event of the running scenario now, if it is available.
+    StartEvent { event: String },
+    /// Ends an active story event with an outcome.
+    EndEvent {
+        event: String,
+        outcome: crate::events::Outcome,
+    },
 }
 
 impl Response {
@@ -69,6 +76,8 @@ impl Response {
             Response::Log { .. } => "log",
             Response::CreateArea { .. } => "create_area",
             Response::RemoveArea { .. } => "remove_area",
+            Response::StartEvent { .. } => "start_event",
+            Response::EndEvent { .. } => "end_event",
         }
     }
 }

@@ -119,7 +119,7 @@ fn area_state(h: &mut Fnv, a: &crate::areas::AreaState) {
     }
 }
 
-pub(super) fn world_hash(w: &World) -> u64 {
+pub(crate) fn world_hash(w: &World) -> u64 {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     h.u64(w.tick);
     h.bytes(&w.rng.get_seed());
@@ -200,6 +200,9 @@ pub(super) fn world_hash(w: &World) -> u64 {
             instance(&mut h, &t.instance);
         }
         h.u64(n.last_status as u64);
+    }
+    if let Some(s) = &w.story {
+        s.hash_into(&mut |x| h.u64(x));
     }
     h.0
 }

@@ -5,7 +5,7 @@
 //! order: clock, NPC trees (in pack order), movement, message delivery. Later issues slot
 //! triggers, the event executor, area brains and conversations into that order.
 
-mod hash;
+pub(crate) mod hash;
 pub(crate) mod host;
 pub mod probe;
 pub mod program;
@@ -89,6 +89,8 @@ pub struct World {
     pub(crate) outbox: Vec<(EntityId, Sym, Message)>,
     /// Lines of text shown in the preview by responses, until a tick.
     pub texts: Vec<(Sym, u64)>,
+    /// The running scenario's story state (`world.scenario`), if any.
+    pub story: Option<crate::events::Story>,
 }
 
 impl World {
@@ -164,6 +166,10 @@ impl Session {
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
             texts: Vec::new(),
+            story: p
+                .events
+                .world_scenario
+                .and_then(|s| crate::events::Story::new(p, s)),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
@@ -252,7 +258,8 @@ impl Session {
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
-        // Smart-area brains and handler queues.
+        // Story events (the tracker and executor, SPEC §3), then smart-area brains and
+        // handler queues.
         {
             let mut out = probe::Out {
                 trace: if self.tracing {
@@ -263,6 +270,10 @@ impl Session {
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
+            crate::events::exec::tick(p, w, &mut out);
+            if out.stop {
+                return false;
+            }
             crate::areas::tick_areas(p, w, &mut out);
             if out.stop {
                 return false;

@@ -141,6 +141,8 @@ pub struct Program {
     pub time_scale: f64,
     /// Node visits one NPC may make in one tick before its tree is cut off as runaway.
     pub visit_budget: u32,
+    /// Story events and scenarios.
+    pub events: crate::events::Library,
 }
 
 impl Program {
@@ -205,6 +207,7 @@ impl Program {
         b.trees();
         b.area_rules();
         b.npcs();
+        b.events();
         b.editor();
         (b.p, b.diags)
     }
@@ -821,6 +824,13 @@ impl Builder<'_> {
         }
     }
 
+    fn events(&mut self) {
+        let pack = self.pack;
+        let idx = crate::events::compile::index_ids(pack, &mut self.diags);
+        self.p.events.index = idx.clone();
+        self.p.events = crate::events::compile::build(self, pack, idx);
+    }
+
     fn editor(&mut self) {
         let mut ids = HashSet::new();
         for (i, def) in self.pack.editor.breakpoints.iter().enumerate() {
@@ -967,6 +977,9 @@ impl crate::world::respond::ResponseCompiler for Builder<'_> {
     }
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+    fn event(&self, id: &str) -> Option<u32> {
+        self.p.events.event(id)
     }
 }
 

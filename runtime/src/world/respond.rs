@@ -52,6 +52,14 @@ pub enum CResponse {
     RemoveArea {
         proto: u32,
     },
+    /// Library index of a story event.
+    StartEvent {
+        event: u32,
+    },
+    EndEvent {
+        event: u32,
+        success: bool,
+    },
 }
 
 /// What compiling a response needs from the program being built.
@@ -64,6 +72,8 @@ pub trait ResponseCompiler {
     fn dynamic_area(&self, id: &str) -> Result<u32, String>;
     fn ticks(&mut self, path: String, seconds: f64) -> u64;
     fn push(&mut self, d: Diagnostic);
+    /// Library index of a story event.
+    fn event(&self, id: &str) -> Option<u32>;
 }
 
 /// Compiles one response found at `path`; reports problems and returns None for bad ones.
@@ -132,6 +142,22 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
                 return None;
             }
         },
+        Response::StartEvent { event } | Response::EndEvent { event, .. } => {
+            let Some(i) = c.event(event) else {
+                c.push(Diagnostic::error(
+                    key(path, "event"),
+                    format!("unknown event `{event}`"),
+                ));
+                return None;
+            };
+            match r {
+                Response::EndEvent { outcome, .. } => CResponse::EndEvent {
+                    event: i,
+                    success: outcome.is_success(),
+                },
+                _ => CResponse::StartEvent { event: i },
+            }
+        }
     })
 }
 
@@ -185,6 +211,10 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
             for id in ids {
                 crate::areas::remove_area(p, w, id, out);
             }
+        }
+        CResponse::StartEvent { event } => crate::events::exec::start_event(p, w, event, out),
+        CResponse::EndEvent { event, success } => {
+            crate::events::exec::end_event(p, w, event, success, out)
         }
     }
 }

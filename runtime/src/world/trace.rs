@@ -118,6 +118,37 @@ pub enum TraceEvent {
         tick: u64,
         area: u32,
     },
+    /// A story event opened (`event`: library index; `day`: story day).
+    EventOpen {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event was launched.
+    EventLaunch {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event ended.
+    EventEnd {
+        tick: u64,
+        event: u32,
+        day: i64,
+        success: bool,
+    },
+    /// An open story event's window closed before it was launched.
+    EventExpired {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event can never open.
+    EventDead {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
 }
 
 impl TraceEvent {
@@ -140,7 +171,12 @@ impl TraceEvent {
             | TraceEvent::Drop { tick, .. }
             | TraceEvent::Handler { tick, .. }
             | TraceEvent::AreaCreated { tick, .. }
-            | TraceEvent::AreaRemoved { tick, .. } => tick,
+            | TraceEvent::AreaRemoved { tick, .. }
+            | TraceEvent::EventOpen { tick, .. }
+            | TraceEvent::EventLaunch { tick, .. }
+            | TraceEvent::EventEnd { tick, .. }
+            | TraceEvent::EventExpired { tick, .. }
+            | TraceEvent::EventDead { tick, .. } => tick,
         }
     }
 }
@@ -150,6 +186,13 @@ fn entity(p: &Program, e: EntityId) -> String {
         EntityId::Area(a) => areas::area_name(p, a),
         e => p.entity_name(e).to_string(),
     }
+}
+
+fn story(p: &Program, i: u32) -> &str {
+    p.events
+        .events
+        .get(i as usize)
+        .map_or("", |e| e.id.as_str())
 }
 
 fn npc(p: &Program, i: u32) -> &str {
@@ -272,6 +315,25 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
         }
         TraceEvent::AreaRemoved { tick, area } => {
             json!({"tick": tick, "kind": "area_removed", "area": areas::area_name(p, area)})
+        }
+        TraceEvent::EventOpen { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_open", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventLaunch { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_launch", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventEnd {
+            tick,
+            event,
+            day,
+            success,
+        } => json!({"tick": tick, "kind": "event_end", "event": story(p, event), "day": day,
+                    "outcome": if success { "success" } else { "failure" }}),
+        TraceEvent::EventExpired { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_expired", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventDead { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_dead", "event": story(p, event), "day": day})
         }
     }
 }

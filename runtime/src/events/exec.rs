@@ -1,0 +1,382 @@
+//! The executor (SPEC §3) and its place in the world loop.
+//!
+//! Once per story day it: advances the tracker to the day; ends the active events whose
+//! simulated duration is over (success with the event's `success_probability`); launches
+//! every available mandatory event; then, if fewer than `max_active` events are active and
+//! at least `min_wait` days passed since the last launch (if any), launches one available event
+//! chosen uniformly with probability `launch_probability` (or surely, once `max_wait` days
+//! passed without a launch). Random draws come from the world's seeded RNG.
+//!
+//! Story days: with the scenario's `ticks_per_day`, day = `start_day + tick / ticks_per_day`;
+//! without it, story days are the world clock's days (`start_day + (day() - clock start
+//! day)`), so `day()` in expressions and the story agree.
+
+use rand::RngExt;
+
+use super::tracker::{Change, NodeState, Tracker};
+use crate::expr::{Env, Scope};
+use crate::value::{EntityId, Value, Vec2};
+use crate::world::probe::Out;
+use crate::world::{Program, TraceEvent, World, respond};
+
+/// Deepest chain of effects that end or start other events from inside an effect.
+const MAX_EFFECT_DEPTH: u32 = 32;
+
+/// The story state of one playthrough (part of [`World`]; a clone is a snapshot).
+#[derive(Clone, Debug)]
+pub struct Story {
+    pub scenario: u32,
+    pub tracker: Tracker,
+    /// Active events: (local node, day the executor ends it; `i64::MAX`: the world does).
+    pub active: Vec<(u32, i64)>,
+    /// Day of the last launch.
+    pub last_launch: Option<i64>,
+    /// Last day the executor checked.
+    pub checked: i64,
+    /// Nesting of effects being applied (0 between operations).
+    depth: u32,
+}
+
+impl Story {
+    /// A story of a scenario; nothing opens until the first check.
+    pub fn new(p: &Program, scenario: u32) -> Option<Story> {
+        let s = p.events.scenarios.get(scenario as usize)?;
+        Some(Story {
+            scenario,
+            tracker: Tracker::new(&s.graph, s.start_day),
+            active: Vec::new(),
+            last_launch: None,
+            checked: s.start_day - 1,
+            depth: 0,
+        })
+    }
+
+    pub fn hash_into(&self, h: &mut dyn FnMut(u64)) {
+        h(self.scenario as u64);
+        self.tracker.hash_into(h);
+        h(self.active.len() as u64);
+        for &(n, end) in &self.active {
+            h(n as u64);
+            h(end as u64);
+        }
+        h(self.last_launch.map_or(u64::MAX, |d| d as u64));
+        h(self.checked as u64);
+    }
+}
+
+/// Reads world flags and counters for preconditions.
+pub struct StoryEnv<'a> {
+    pub world: &'a World,
+}
+
+impl Env for StoryEnv<'_> {
+    fn var(&self, scope: Scope, slot: u32) -> Value {
+        let s = slot as usize;
+        match scope {
+            Scope::Flag => Value::Bool(self.world.flags.get(s).copied().unwrap_or(false)),
+            Scope::Counter => Value::Int(self.world.counters.get(s).copied().unwrap_or(0)),
+            Scope::Blackboard | Scope::Area => Value::Bool(false),
+        }
+    }
+    fn self_entity(&self) -> EntityId {
+        EntityId::None
+    }
+    fn position(&self, _e: EntityId) -> Option<Vec2> {
+        None
+    }
+    fn hour(&self) -> f64 {
+        self.world.hour
+    }
+    fn day(&self) -> i64 {
+        self.world.day
+    }
+}
+
+/// The story day of the world's current tick.
+pub fn world_day(p: &Program, w: &World, scenario: u32) -> Option<i64> {
+    let s = p.events.scenarios.get(scenario as usize)?;
+    Some(match s.ticks_per_day {
+        Some(t) => s
+            .start_day
+            .saturating_add((w.tick / t.max(1)).min(i64::MAX as u64 / 2) as i64),
+        None => s.start_day.saturating_add(w.day - p.start_day),
+    })
+}
+
+/// The world loop's step (after triggers, before NPC trees): one executor check for each
+/// story day reached since the last one.
+pub fn tick(p: &Program, w: &mut World, out: &mut Out) {
+    let Some(story) = &w.story else {
+        return;
+    };
+    let Some(today) = world_day(p, w, story.scenario) else {
+        return;
+    };
+    while let Some(day) = w.story.as_ref().map(|s| s.checked + 1)
+        && day <= today
+    {
+        check(p, w, day, out);
+        if out.stop {
+            return;
+        }
+    }
+}
+
+/// Whether an open node's precondition holds now.
+fn precondition_holds(p: &Program, w: &World, lib_index: u32) -> bool {
+    match p
+        .events
+        .events
+        .get(lib_index as usize)
+        .and_then(|e| e.precondition.as_ref())
+    {
+        Some(x) => x.eval_bool(&StoryEnv { world: w }),
+        None => true,
+    }
+}
+
+/// Available nodes (open, precondition true), sorted by local index.
+pub fn available(p: &Program, w: &World) -> Vec<u32> {
+    let Some(story) = &w.story else {
+        return Vec::new();
+    };
+    let Some(s) = p.events.scenarios.get(story.scenario as usize) else {
+        return Vec::new();
+    };
+    let mut v: Vec<u32> = story
+        .tracker
+        .open()
+        .iter()
+        .copied()
+        .filter(|&n| precondition_holds(p, w, s.nodes[n as usize]))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// One daily check of the executor on `day` (see the module documentation).
+pub fn check(p: &Program, w: &mut World, day: i64, out: &mut Out) {
+    let Some(sc) = w.story.as_ref().map(|s| s.scenario) else {
+        return;
+    };
+    let Some(s) = p.events.scenarios.get(sc as usize) else {
+        return;
+    };
+    advance_to(p, w, day, out);
+    // End the events whose simulated time is over, in (day, node) order.
+    let mut due: Vec<(i64, u32)> = w
+        .story
+        .as_ref()
+        .map(|st| {
+            st.active
+                .iter()
+                .filter(|a| a.1 <= day)
+                .map(|&(n, d)| (d, n))
+                .collect()
+        })
+        .unwrap_or_default();
+    due.sort_unstable();
+    for (_, n) in due {
+        let li = s.nodes[n as usize];
+        let pr = p.events.events[li as usize].success_probability;
+        let success = w.rng.random::<f64>() < pr;
+        end_local(p, w, n, success, out);
+    }
+    // Mandatory events, whatever the parameters.
+    for n in available(p, w) {
+        if p.events.events[s.nodes[n as usize] as usize].mandatory {
+            launch_local(p, w, n, true, out);
+        }
+    }
+    // At most one regular launch per check.
+    let Some(st) = w.story.as_ref() else {
+        return;
+    };
+    // Before the first launch there is nothing to wait after; `max_wait` counts from the start.
+    let since = day - st.last_launch.unwrap_or(s.start_day);
+    let waited = st.last_launch.is_none() || since >= s.min_wait as i64;
+    if st.active.len() < s.max_active as usize && waited {
+        let cands: Vec<u32> = available(p, w)
+            .into_iter()
+            .filter(|&n| !p.events.events[s.nodes[n as usize] as usize].mandatory)
+            .collect();
+        if !cands.is_empty() {
+            let forced = s.max_wait.is_some_and(|m| since >= m as i64);
+            let roll = w.rng.random::<f64>();
+            if forced || roll < s.launch_probability {
+                let k = w.rng.random_range(0..cands.len());
+                launch_local(p, w, cands[k], true, out);
+            }
+        }
+    }
+    if let Some(st) = w.story.as_mut() {
+        st.checked = day;
+    }
+}
+
+/// Moves the tracker to `day` (never backwards) and reports what opened, expired or died.
+pub fn advance_to(p: &Program, w: &mut World, day: i64, out: &mut Out) {
+    let Some(st) = w.story.as_mut() else {
+        return;
+    };
+    let Some(s) = p.events.scenarios.get(st.scenario as usize) else {
+        return;
+    };
+    let days = day - st.tracker.date;
+    st.tracker.advance(&s.graph, days.max(0));
+    emit_changes(p, w, out);
+}
+
+fn emit_changes(p: &Program, w: &mut World, out: &mut Out) {
+    let Some(st) = w.story.as_mut() else {
+        return;
+    };
+    if st.tracker.changes.is_empty() {
+        return;
+    }
+    let mut changes = std::mem::take(&mut st.tracker.changes);
+    let (sc, day) = (st.scenario, st.tracker.date);
+    let nodes = &p.events.scenarios[sc as usize].nodes;
+    let tick = w.tick;
+    for c in &changes {
+        let ev = match *c {
+            Change::Open(n) => TraceEvent::EventOpen {
+                tick,
+                event: nodes[n as usize],
+                day,
+            },
+            Change::Expired(n) => TraceEvent::EventExpired {
+                tick,
+                event: nodes[n as usize],
+                day,
+            },
+            Change::Dead(n) => TraceEvent::EventDead {
+                tick,
+                event: nodes[n as usize],
+                day,
+            },
+        };
+        out.emit(p, w, None, ev);
+    }
+    changes.clear();
+    if let Some(st) = w.story.as_mut()
+        && st.tracker.changes.is_empty()
+    {
+        // Keep the allocation.
+        st.tracker.changes = changes;
+    }
+}
+
+/// Launches an open local node. `simulate`: the executor schedules its end (if the event is
+/// ended by simulation); otherwise only the world or a script ends it. False if not open.
+pub fn launch_local(p: &Program, w: &mut World, n: u32, simulate: bool, out: &mut Out) -> bool {
+    let Some(st) = w.story.as_ref() else {
+        return false;
+    };
+    let s = &p.events.scenarios[st.scenario as usize];
+    let li = s.nodes[n as usize];
+    let e = &p.events.events[li as usize];
+    let day = st.tracker.date;
+    if st.tracker.state(n) != NodeState::Open {
+        return false;
+    }
+    let end = if simulate && e.ended_by == super::EndedBy::Simulation {
+        let [lo, hi] = e.duration;
+        day.saturating_add(w.rng.random_range(lo..=hi) as i64)
+    } else {
+        i64::MAX
+    };
+    let Some(st) = w.story.as_mut() else {
+        return false;
+    };
+    st.tracker.launch(n);
+    st.active.push((n, end));
+    st.last_launch = Some(day);
+    let tick = w.tick;
+    out.emit(
+        p,
+        w,
+        None,
+        TraceEvent::EventLaunch {
+            tick,
+            event: li,
+            day,
+        },
+    );
+    true
+}
+
+/// Ends an active local node with an outcome: updates the tracker, reports, then applies
+/// the event's effects. False if the node is not active.
+pub fn end_local(p: &Program, w: &mut World, n: u32, success: bool, out: &mut Out) -> bool {
+    let Some(st) = w.story.as_mut() else {
+        return false;
+    };
+    let Some(at) = st.active.iter().position(|a| a.0 == n) else {
+        return false;
+    };
+    let s = &p.events.scenarios[st.scenario as usize];
+    st.active.remove(at);
+    st.tracker.ended(&s.graph, n, success);
+    let (li, day) = (s.nodes[n as usize], st.tracker.date);
+    let depth = st.depth;
+    let tick = w.tick;
+    out.emit(
+        p,
+        w,
+        None,
+        TraceEvent::EventEnd {
+            tick,
+            event: li,
+            day,
+            success,
+        },
+    );
+    emit_changes(p, w, out);
+    if depth >= MAX_EFFECT_DEPTH {
+        return true;
+    }
+    if let Some(st) = w.story.as_mut() {
+        st.depth += 1;
+    }
+    let e = &p.events.events[li as usize];
+    let effects = if success {
+        &e.on_success
+    } else {
+        &e.on_failure
+    };
+    for r in effects {
+        respond::apply(p, w, EntityId::None, r, out);
+    }
+    if let Some(st) = w.story.as_mut() {
+        st.depth -= 1;
+    }
+    true
+}
+
+/// The `start_event` response: launches the event now if it is available in the running
+/// scenario (open and its precondition holds); otherwise does nothing.
+pub fn start_event(p: &Program, w: &mut World, event: u32, out: &mut Out) {
+    let Some(n) = local_of(p, w, event) else {
+        return;
+    };
+    if precondition_holds(p, w, event) {
+        launch_local(p, w, n, true, out);
+    }
+}
+
+/// The `end_event` response: ends the event with the outcome if it is active.
+pub fn end_event(p: &Program, w: &mut World, event: u32, success: bool, out: &mut Out) {
+    if let Some(n) = local_of(p, w, event) {
+        end_local(p, w, n, success, out);
+    }
+}
+
+fn local_of(p: &Program, w: &World, event: u32) -> Option<u32> {
+    let st = w.story.as_ref()?;
+    let s = p.events.scenarios.get(st.scenario as usize)?;
+    match s.local.get(event as usize).copied()? {
+        u32::MAX => None,
+        n => Some(n),
+    }
+}
