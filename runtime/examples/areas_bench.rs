@@ -102,8 +102,9 @@ const SIX_STEP: [(f64, f64, &str); 6] = [
 ];
 const VARIANTS: usize = 8;
 
-/// The city pack as JSON text: `dx × dy` districts, `npcs` NPCs spread over all of them.
-fn city_json(dx: usize, dy: usize, npcs: usize) -> (String, usize) {
+/// The city pack as JSON text: `dx × dy` districts, `npcs` NPCs spread over the homes of
+/// the districts of the `bx × by` block at the origin (or of all districts).
+fn city_json(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -> (String, usize) {
     let mut trees = Vec::new();
     for v in 0..VARIANTS {
         let offset = (v / 2) as f64 * 0.25;
@@ -165,7 +166,9 @@ fn city_json(dx: usize, dy: usize, npcs: usize) -> (String, usize) {
                     hs.push((bx, by));
                 }
             }
-            homes.push(hs);
+            if block.is_none_or(|(bx, by)| i < bx && j < by) {
+                homes.push(hs);
+            }
         }
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -187,17 +190,26 @@ fn city_json(dx: usize, dy: usize, npcs: usize) -> (String, usize) {
     (doc.to_string(), n_areas)
 }
 
-fn session(dx: usize, dy: usize, npcs: usize) -> (Session, usize) {
-    let (text, n_areas) = city_json(dx, dy, npcs);
+fn session(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -> (Session, usize) {
+    let (text, n_areas) = city_json(dx, dy, npcs, block);
     let l = pack::load_str(&text);
     let errors: Vec<_> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
+    let t = Instant::now();
     let s = Session::from_pack(&l.pack.expect("pack"), 1).expect("valid pack");
+    if std::env::var("AREAS_DEBUG").is_ok() {
+        eprintln!(
+            "{n_areas} areas: compiled in {:.0} ms",
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
     (s, n_areas)
 }
 
 struct Run {
-    /// Wall time of each measured tick, seconds.
+    /// Wall time of each measured tick in the first repetition, seconds.
+    first: Vec<f64>,
+    /// Per measured tick, the least wall time over the repetitions, seconds.
     times: Vec<f64>,
     /// Requests made in each measured tick (from the traced twin run).
     requests: Vec<usize>,
@@ -209,18 +221,40 @@ struct Run {
     holders: u64,
 }
 
-/// Runs `warm` ticks, then times `ticks` ticks; a twin session with tracing on counts the
+/// Runs `warm` ticks, then times `ticks` ticks, `reps` times over (the run is
+/// deterministic: the same ticks each time); a twin session with tracing on counts the
 /// requests of each tick (the same seed gives the same run: checked by the world hash).
-fn run(dx: usize, dy: usize, npcs: usize, warm: u64, ticks: u64) -> (Run, usize) {
-    let (mut s, n_areas) = session(dx, dy, npcs);
-    s.run(warm);
-    let mut times = Vec::with_capacity(ticks as usize);
-    for _ in 0..ticks {
-        let t = Instant::now();
-        s.step();
-        times.push(t.elapsed().as_secs_f64());
+fn run(
+    dx: usize,
+    dy: usize,
+    npcs: usize,
+    block: Option<(usize, usize)>,
+    reps: usize,
+    warm: u64,
+    ticks: u64,
+) -> (Run, usize) {
+    let mut all: Vec<Vec<f64>> = Vec::new();
+    let mut last = None;
+    for _ in 0..reps {
+        let (mut s, n_areas) = session(dx, dy, npcs, block);
+        s.run(warm);
+        let mut times = Vec::with_capacity(ticks as usize);
+        for _ in 0..ticks {
+            let t = Instant::now();
+            s.step();
+            times.push(t.elapsed().as_secs_f64());
+        }
+        all.push(times);
+        last = Some((s, n_areas));
     }
-    let (mut traced, _) = session(dx, dy, npcs);
+    let (s, n_areas) = last.expect("reps > 0");
+    let first = all[0].clone();
+    // Per tick, the fastest of the repetitions: the tick's own cost without the pauses this
+    // shared machine adds at random.
+    let times: Vec<f64> = (0..ticks as usize)
+        .map(|k| all.iter().map(|t| t[k]).fold(f64::INFINITY, f64::min))
+        .collect();
+    let (mut traced, _) = session(dx, dy, npcs, block);
     traced.set_tracing(true);
     let mut requests = Vec::with_capacity(ticks as usize);
     for k in 0..warm + ticks {
@@ -267,6 +301,7 @@ fn run(dx: usize, dy: usize, npcs: usize, warm: u64, ticks: u64) -> (Run, usize)
         .map(|&h| u64::from(h))
         .sum();
     let r = Run {
+        first,
         times,
         requests,
         choose,
@@ -304,24 +339,26 @@ fn fit(r: &Run) -> (f64, f64) {
 fn main() {
     let warm = 300;
     let ticks = 2000;
+    let reps = 3;
 
-    println!("## City: 10,000 NPCs, {ticks} ticks after {warm} warm-up ticks\n");
+    println!("## City: 10,000 NPCs, {ticks} ticks after {warm} warm-up ticks, {reps} runs\n");
     println!(
-        "| areas | NPCs | mean tick | p99 tick | worst tick | requests per tick (mean / max) | tags held at end (max per NPC) | holders counted |"
+        "| areas | NPCs | mean tick | p99 tick | worst tick | mean / p99 (first run, raw) | requests per tick (mean / max) | tags held at end (max per NPC) |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    let (r, n_areas) = run(11, 11, 10_000, warm, ticks);
+    let (r, n_areas) = run(11, 11, 10_000, None, reps, warm, ticks);
     let reqs = r.requests.iter().sum::<usize>() as f64 / r.requests.len() as f64;
     println!(
-        "| {n_areas} | 10,000 | {:.3} ms | {:.3} ms | {:.3} ms | {:.1} / {} | {} ({}) | {} |",
+        "| {n_areas} | 10,000 | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} / {:.3} ms | {:.1} / {} | {} ({}) |",
         mean(&r.times) * 1e3,
         p99(&r.times) * 1e3,
         r.times.iter().cloned().fold(0.0, f64::max) * 1e3,
+        mean(&r.first) * 1e3,
+        p99(&r.first) * 1e3,
         reqs,
         r.requests.iter().max().unwrap_or(&0),
         r.tags,
         r.max_tags,
-        r.holders
     );
     if std::env::var("AREAS_DEBUG").is_ok() {
         let mut idx: Vec<usize> = (0..r.times.len()).collect();
@@ -334,37 +371,46 @@ fn main() {
                 r.requests[i]
             );
         }
+        eprintln!("holders counted {} / tags {}", r.holders, r.tags);
     }
-    let met = mean(&r.times) <= 3e-3;
+    let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
     println!(
-        "\nTarget ≤ 3 ms per tick (mean): {}\n",
-        if met { "met" } else { "NOT met" }
+        "\nTarget ≤ 3 ms per tick: mean {}, p99 {}\n",
+        verdict(mean(&r.times) <= 3e-3),
+        verdict(p99(&r.times) <= 3e-3)
     );
 
-    println!("## Request cost, 1,000 NPCs, {ticks} ticks after {warm} warm-up ticks\n");
-    println!(
-        "| areas | districts | mean tick | requests per tick | cost per request (tick-time regression) | `areas::choose` per call |"
-    );
-    println!("|---|---|---|---|---|---|");
-    let mut per = Vec::new();
-    for (dx, dy) in [(3, 4), (11, 11), (34, 35)] {
-        let (r, n_areas) = run(dx, dy, 1000, warm, ticks);
-        let (_, slope) = fit(&r);
-        let reqs = r.requests.iter().sum::<usize>() as f64 / r.requests.len() as f64;
+    for (title, block) in [
+        ("NPCs in the same 12 districts in every world", Some((3, 4))),
+        ("NPCs spread over all districts", None),
+    ] {
         println!(
-            "| {n_areas} | {} | {:.3} ms | {reqs:.1} | {:.2} µs | {:.0} ns |",
-            dx * dy,
-            mean(&r.times) * 1e3,
-            slope * 1e6,
-            r.choose * 1e9
+            "## Request cost, 1,000 NPCs ({title}), {ticks} ticks after {warm} warm-up ticks, 5 runs\n"
         );
-        per.push((slope, r.choose, mean(&r.times)));
+        println!(
+            "| areas | districts | mean tick | requests per tick | cost per request (regression of tick time on requests) | `areas::choose` per call |"
+        );
+        println!("|---|---|---|---|---|---|");
+        let mut per = Vec::new();
+        for (dx, dy) in [(3, 4), (11, 11), (34, 35)] {
+            let (r, n_areas) = run(dx, dy, 1000, block, 5, warm, ticks);
+            let (_, slope) = fit(&r);
+            let reqs = r.requests.iter().sum::<usize>() as f64 / r.requests.len() as f64;
+            println!(
+                "| {n_areas} | {} | {:.3} ms | {reqs:.1} | {:.2} µs | {:.0} ns |",
+                dx * dy,
+                mean(&r.times) * 1e3,
+                slope * 1e6,
+                r.choose * 1e9
+            );
+            per.push((slope, r.choose, mean(&r.times)));
+        }
+        let (a, b) = (per[0], per[2]);
+        println!(
+            "\nRatio 20,231 / 205 areas: cost per request (regression) {:.2}, `choose` per call {:.2}, mean tick {:.2}\n",
+            b.0 / a.0,
+            b.1 / a.1,
+            b.2 / a.2
+        );
     }
-    let (a, b) = (per[0], per[2]);
-    println!(
-        "\nRatio 20,000 / 200 areas: cost per request (regression) {:.2}, `choose` per call {:.2}, mean tick {:.2}",
-        b.0 / a.0,
-        b.1 / a.1,
-        b.2 / a.2
-    );
 }

@@ -336,6 +336,29 @@ pub fn drop_tag(
     out: &mut Out,
 ) {
     let tag = w.npcs[npc as usize].tags.remove(k);
+    // Its tree stops: walking, speech and animations it started end with it.
+    if let Some(tree) = p.trees.get(tag.tree as usize) {
+        for (j, node) in tree.nodes.iter().enumerate() {
+            if tag.instance.status.get(j) == Some(&Status::Running) {
+                let n = &mut w.npcs[npc as usize];
+                match node.op {
+                    crate::bt::Op::MoveTo { .. } | crate::bt::Op::GoToChild { .. } => {
+                        n.target = None
+                    }
+                    crate::bt::Op::Animate { .. } | crate::bt::Op::Say { .. } => n.show = None,
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Behaviors adopted by request nodes inside it go too.
+    while let Some(inner) = w.npcs[npc as usize]
+        .tags
+        .iter()
+        .position(|t| t.node >> 32 == u64::from(tag.tree))
+    {
+        drop_tag(p, w, npc, inner, "the behavior it was part of ended", out);
+    }
     if let Some(s) = state_mut(w, tag.area)
         && let Some(h) = s.holders.get_mut(tag.template as usize)
     {
@@ -677,32 +700,38 @@ pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
             }
         }
     }
-    // Static areas in index order, then dynamic ones in id order (no allocation).
-    let mut k = 0;
-    while k < w.areas.len() + w.dyn_areas.len() {
-        let id = if k < w.areas.len() {
-            let active = w.areas[k].alive && p.area_rules[k].active();
-            k += 1;
-            if !active {
-                continue;
-            }
-            (k - 1) as u32
-        } else {
-            let d = &w.dyn_areas[k - w.areas.len()];
-            k += 1;
-            if !d.state.alive {
-                continue;
-            }
-            d.id
-        };
-        let going = crate::world::host::run_area(
+    // Active static areas in index order, then dynamic ones in id order (no allocation; the
+    // cost does not grow with areas that have nothing to run).
+    for &id in &p.active_areas {
+        if !w.areas[id as usize].alive {
+            continue;
+        }
+        if !crate::world::host::run_area(
             p,
             w,
             id,
             out.trace.as_deref_mut(),
             out.probe.as_deref_mut(),
-        );
-        if !going {
+        ) {
+            out.stop = true;
+            return;
+        }
+    }
+    let mut k = 0;
+    while k < w.dyn_areas.len() {
+        let d = &w.dyn_areas[k];
+        k += 1;
+        if !d.state.alive {
+            continue;
+        }
+        let id = d.id;
+        if !crate::world::host::run_area(
+            p,
+            w,
+            id,
+            out.trace.as_deref_mut(),
+            out.probe.as_deref_mut(),
+        ) {
             out.stop = true;
             return;
         }

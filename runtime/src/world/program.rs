@@ -133,6 +133,8 @@ pub struct Program {
     pub grid: crate::areas::Grid,
     /// Parameters of every request node.
     pub requests: Vec<crate::areas::CRequest>,
+    /// Static areas with a brain or handlers (the only ones the areas phase visits).
+    pub active_areas: Vec<u32>,
     entity_index: HashMap<String, EntityId>,
     pub bounds: Rect,
     pub dt: f64,
@@ -753,13 +755,20 @@ impl Builder<'_> {
         // Templates that no area can ever offer are harmless, but templates whose tree is
         // missing never run: keep them, the error above says why the pack cannot run.
         for (ci, info) in self.p.areas.iter().enumerate() {
+            let dynamic = rules.get(ci).is_some_and(|r| r.dynamic);
             if let Some(pa) = info.parent
+                && !dynamic
                 && let Some(r) = rules.get_mut(pa as usize)
-                && !rules_is_dynamic(&self.pack.areas, &info.id)
             {
                 r.children.push(ci as u32);
             }
         }
+        self.p.active_areas = rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.dynamic && r.active())
+            .map(|(i, _)| i as u32)
+            .collect();
         let statics: Vec<(u32, Rect)> = self
             .p
             .areas
