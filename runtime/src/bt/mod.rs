@@ -158,6 +158,13 @@ pub enum Op {
     },
     /// Asks the smart area for a behavior. Fails until the smart-areas runtime exists.
     Request,
+    /// Hands the NPC to the conversation layer of cast `cast` until `until` holds or `ticks`
+    /// have passed (`u64::MAX`: no timeout).
+    Converse {
+        cast: u32,
+        until: Option<ExprId>,
+        ticks: u64,
+    },
 }
 
 /// A compiled node.

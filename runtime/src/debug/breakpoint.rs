@@ -371,7 +371,18 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Log { npc, .. }
             | TraceEvent::Runaway { npc, .. }
             | TraceEvent::Enter { npc, .. }
-            | TraceEvent::Exit { npc, .. } => Some(npc),
+            | TraceEvent::Exit { npc, .. }
+            | TraceEvent::SpeakStart { npc, .. }
+            | TraceEvent::SpeakEnd { npc, .. }
+            | TraceEvent::PreTrp { npc, .. }
+            | TraceEvent::Trp { npc, .. }
+            | TraceEvent::Feedback { npc, .. }
+            | TraceEvent::Gaze { npc, .. }
+            | TraceEvent::Gesture { npc, .. }
+            | TraceEvent::GroupJoin { npc, .. }
+            | TraceEvent::GroupLeave { npc, .. }
+            | TraceEvent::GroupSplit { npc, .. }
+            | TraceEvent::GroupMerge { npc, .. } => Some(npc),
             TraceEvent::Message { from, .. } => Some(from),
             TraceEvent::Flag { .. }
             | TraceEvent::Counter { .. }

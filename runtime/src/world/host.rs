@@ -27,6 +27,8 @@ pub(super) struct NpcHost<'a, 'p> {
     /// A debugger watching this tick, and whether it asked to pause.
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
     pub stop: bool,
+    /// The conversation layer, for `converse` nodes.
+    pub talk: &'a mut crate::talk::TalkState,
 }
 
 impl NpcHost<'_, '_> {
@@ -331,5 +333,12 @@ impl Host for NpcHost<'_, '_> {
     #[inline]
     fn stop_requested(&self) -> bool {
         self.stop
+    }
+    fn converse(&mut self, cast: u32, on: bool) -> bool {
+        if (cast as usize) >= self.p.talk.casts.len() {
+            return false;
+        }
+        self.talk.hand_over(self.me, cast, on);
+        true
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! A [`Session`] owns one [`World`] (all mutable state, `Clone` for snapshots) and shares a
 //! read-only [`Program`] compiled from the pack. `Session::step()` runs one tick in a fixed
-//! order: clock, NPC trees (in pack order), movement, message delivery. Later issues slot
-//! triggers, the event executor, area brains and conversations into that order.
+//! order: clock, NPC trees (in pack order), conversations ([`crate::talk`]), movement,
+//! message delivery. Later issues slot triggers, the event executor and area brains into
+//! that order.
 
 mod hash;
 mod host;
@@ -76,6 +77,8 @@ pub struct World {
     pub(crate) outbox: Vec<(u32, Sym, Message)>,
     /// Lines of text shown in the preview by responses, until a tick.
     pub texts: Vec<(Sym, u64)>,
+    /// Background conversations (`talk`): per-character state, views and counters.
+    pub talk: crate::talk::TalkState,
 }
 
 /// A running simulation of one pack.
@@ -136,6 +139,7 @@ impl Session {
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
             texts: Vec::new(),
+            talk: crate::talk::TalkState::new(p.npcs.len()),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
@@ -255,6 +259,7 @@ impl Session {
                 tree: inst.tree,
                 probe: probe.as_deref_mut(),
                 stop: false,
+                talk: &mut w.talk,
             };
             let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
             if let Some(node) = out.runaway {
@@ -291,6 +296,10 @@ impl Session {
             probe,
             stop: false,
         };
+        crate::talk::step(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
         movement(p, w, &mut out);
         if out.stop {
             return false;

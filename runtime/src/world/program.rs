@@ -135,6 +135,8 @@ pub struct Program {
     pub time_scale: f64,
     /// Node visits one NPC may make in one tick before its tree is cut off as runaway.
     pub visit_budget: u32,
+    /// Conversation casts (background conversations).
+    pub talk: crate::talk::TalkProgram,
 }
 
 impl Program {
@@ -198,6 +200,7 @@ impl Program {
         b.declare();
         b.trees();
         b.npcs();
+        b.talk();
         b.editor();
         (b.p, b.diags)
     }
@@ -669,6 +672,22 @@ impl Builder<'_> {
                 inboxes,
             });
         }
+    }
+
+    fn talk(&mut self) {
+        let names = crate::talk::MSG_NAMES;
+        let syms = names.map(|n| Resolver::intern(self, n));
+        let inbox = Resolver::intern(self, crate::talk::INBOX);
+        let p = &self.p;
+        let talk = crate::talk::compile(
+            self.pack,
+            p.dt,
+            &|id| p.npc_index(id),
+            syms,
+            inbox,
+            &mut self.diags,
+        );
+        self.p.talk = talk;
     }
 
     fn editor(&mut self) {
