@@ -8,6 +8,6 @@ pub mod bt;
 pub mod debug;
 pub mod expr;
 pub mod pack;
-pub mod value;
 pub mod talk;
+pub mod value;
 pub mod world;

@@ -144,7 +144,11 @@ fn unit(diags: &mut Vec<Diagnostic>, path: String, what: &str, x: f64) -> f64 {
             path,
             format!("`{what}` must be between 0 and 1, found {}", short(x)),
         ));
-        if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.5 }
+        if x.is_finite() {
+            x.clamp(0.0, 1.0)
+        } else {
+            0.5
+        }
     }
 }
 
@@ -294,7 +298,10 @@ pub(crate) fn compile(
         if let Some(first) = ids.get(c.id.as_str()) {
             diags.push(Diagnostic::error(
                 key(&path, "id"),
-                format!("duplicate cast id `{}` (first used at casts[{first}])", c.id),
+                format!(
+                    "duplicate cast id `{}` (first used at casts[{first}])",
+                    c.id
+                ),
             ));
         } else {
             ids.insert(&c.id, ci);

@@ -125,7 +125,13 @@ pub fn report(p: &Program, w: &World) -> Report {
     let overlap: u64 = w.talk.chars.iter().map(|c| c.counters.overlap_ticks).sum();
     let seconds = w.tick as f64 * dt;
     let minutes = seconds / 60.0;
-    let per_min = |x: u64| if minutes > 0.0 { x as f64 / minutes } else { 0.0 };
+    let per_min = |x: u64| {
+        if minutes > 0.0 {
+            x as f64 / minutes
+        } else {
+            0.0
+        }
+    };
     let mut labels: Vec<String> = GAP_BUCKETS.iter().map(|u| format!("< {u} s")).collect();
     labels.push(format!(">= {} s", GAP_BUCKETS[GAP_BUCKETS.len() - 1]));
     Report {

@@ -589,8 +589,8 @@ impl Cx<'_, '_, '_> {
                 let p = self.c(i).personality;
                 let addressed = their_addressee == i;
                 // The addressee of the segment usually answers; talkativeness decides.
-                let take = self.c(i).want_turn
-                    || (addressed && self.test(0.2 + 0.7 * p.talkativeness));
+                let take =
+                    self.c(i).want_turn || (addressed && self.test(0.2 + 0.7 * p.talkativeness));
                 self.cm(i).want_turn = false;
                 if take {
                     // Answer the previous speaker, or address someone else.
@@ -831,9 +831,7 @@ impl Cx<'_, '_, '_> {
                 }
             }
             let silent = self.c(i).silent_since;
-            if silent > 0
-                && now - silent > self.ticks(SILENCE_LEAVE)
-                && !self.test(p.talkativeness)
+            if silent > 0 && now - silent > self.ticks(SILENCE_LEAVE) && !self.test(p.talkativeness)
             {
                 self.leave_conversation(i);
             }
@@ -1131,7 +1129,8 @@ fn cell_of(s: &Scratch, p: Vec2) -> (i64, i64) {
 }
 
 fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
-    let h = (c.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (c.1 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let h = (c.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (c.1 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (h >> 17) as usize & s.mask
 }
 
