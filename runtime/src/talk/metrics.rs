@@ -220,3 +220,124 @@ pub fn render_text(r: &Report) -> String {
     );
     o
 }
+
+/// A parameter sweep: `[NPC.]PARAM=FROM:TO:STEP` (one character, or every character of
+/// every cast when no NPC is given).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    pub npc: Option<String>,
+    pub param: String,
+    pub values: Vec<f64>,
+}
+
+/// Most values a sweep may take (it runs one simulation per value).
+pub const MAX_SWEEP_VALUES: usize = 101;
+
+impl Sweep {
+    pub fn parse(spec: &str) -> Result<Sweep, String> {
+        let (lhs, range) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("`{spec}`: expected [NPC.]PARAM=FROM:TO:STEP"))?;
+        let (npc, param) = match lhs.rsplit_once('.') {
+            Some((n, p)) => (Some(n.to_string()), p),
+            None => (None, lhs),
+        };
+        if !super::param_names().contains(&param) {
+            return Err(format!(
+                "unknown parameter `{param}`; one of: {}",
+                super::param_names().join(", ")
+            ));
+        }
+        let nums: Vec<&str> = range.split(':').collect();
+        let [from, to, step] = nums.as_slice() else {
+            return Err(format!("`{range}`: expected FROM:TO:STEP"));
+        };
+        let num = |s: &str| -> Result<f64, String> {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("`{s}` is not a number"))
+        };
+        let (from, to, step) = (num(from)?, num(to)?, num(step)?);
+        if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) {
+            return Err(format!(
+                "parameters lie in [0, 1]; the sweep goes from {from} to {to}"
+            ));
+        }
+        if step <= 0.0 || from > to {
+            return Err("the step must be positive and FROM at most TO".into());
+        }
+        let mut values = Vec::new();
+        let mut k = 0u32;
+        loop {
+            // Computed from the index, not accumulated, so 0.1:0.9:0.2 ends exactly at 0.9.
+            let v = from + step * k as f64;
+            if v > to + 1e-9 {
+                break;
+            }
+            values.push((v * 1e9).round() / 1e9);
+            k += 1;
+            if values.len() > MAX_SWEEP_VALUES {
+                return Err(format!(
+                    "the sweep takes more than {MAX_SWEEP_VALUES} values; use a larger step"
+                ));
+            }
+        }
+        Ok(Sweep {
+            npc,
+            param: param.to_string(),
+            values,
+        })
+    }
+
+    /// Sets the swept parameter to `v` in a pack: for one NPC in every cast (added as a
+    /// member where it is not listed), or for every member and default of every cast.
+    pub fn apply(&self, pack: &mut crate::pack::Pack, v: f64) -> Result<(), String> {
+        if pack.casts.is_empty() {
+            return Err("the pack has no `casts`".into());
+        }
+        let set = |m: &mut crate::pack::CastMember| {
+            let slot = match self.param.as_str() {
+                "talkativeness" => &mut m.talkativeness,
+                "transparency" => &mut m.transparency,
+                "confidence" => &mut m.confidence,
+                "interactivity" => &mut m.interactivity,
+                _ => &mut m.verbosity,
+            };
+            *slot = Some(v);
+        };
+        match &self.npc {
+            Some(npc) => {
+                if !pack.world.npcs.iter().any(|n| n.id == *npc) {
+                    return Err(format!("unknown NPC `{npc}`"));
+                }
+                for c in &mut pack.casts {
+                    match c.members.iter_mut().find(|m| m.npc == *npc) {
+                        Some(m) => set(m),
+                        None => {
+                            let mut m = crate::pack::CastMember {
+                                npc: npc.clone(),
+                                talkativeness: None,
+                                transparency: None,
+                                confidence: None,
+                                interactivity: None,
+                                verbosity: None,
+                                comment: None,
+                            };
+                            set(&mut m);
+                            c.members.push(m);
+                        }
+                    }
+                }
+            }
+            None => {
+                for c in &mut pack.casts {
+                    super::set_param(&mut c.default, &self.param, v);
+                    c.members.iter_mut().for_each(set);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -868,10 +868,12 @@ impl Cx<'_, '_, '_> {
                 }
             }
             let g = self.c(i).gaze;
-            if speaker != NONE && g != speaker && !self.c(i).speakers.contains(&g) {
-                if self.test(p.transparency) {
-                    self.set_gaze(i, speaker);
-                }
+            if speaker != NONE
+                && g != speaker
+                && !self.c(i).speakers.contains(&g)
+                && self.test(p.transparency)
+            {
+                self.set_gaze(i, speaker);
             }
             return;
         }
@@ -1281,7 +1283,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             return;
         }
     }
-    if now % p.talk.ticks(GROUP_EVERY) == 0 {
+    if now.is_multiple_of(p.talk.ticks(GROUP_EVERY)) {
         observe_groups(&mut cx);
     }
 }

@@ -513,3 +513,41 @@ fn out_of_range_parameters_in_a_file_point_at_line_and_column() {
         .expect("cast reference error");
     assert!(d.message.contains("did you mean `plaza`"), "{}", d.message);
 }
+
+#[test]
+fn sweeps_parse_and_apply() {
+    let s = metrics::Sweep::parse("talkativeness=0.1:0.9:0.2").expect("parses");
+    assert_eq!(s.values, [0.1, 0.3, 0.5, 0.7, 0.9]);
+    assert_eq!(s.npc, None);
+    let one = metrics::Sweep::parse("n1.verbosity=0:1:0.5").expect("parses");
+    assert_eq!(one.npc.as_deref(), Some("n1"));
+    for bad in [
+        "talk=0:1:0.1",
+        "talkativeness=0:2:0.5",
+        "talkativeness=0:1:0",
+        "talkativeness=0:1",
+        "talkativeness=0:1:1e-9",
+        "talkativeness",
+    ] {
+        assert!(metrics::Sweep::parse(bad).is_err(), "{bad}");
+    }
+    let chars = ring(3, |_| [0.5; 5]);
+    let mut p = pack(&as_refs(&chars), true);
+    one.apply(&mut p, 1.0).expect("applies");
+    assert_eq!(p.casts[0].members[1].verbosity, Some(1.0));
+    assert_eq!(p.casts[0].members[0].verbosity, Some(0.5));
+    s.apply(&mut p, 0.3).expect("applies");
+    assert!(
+        p.casts[0]
+            .members
+            .iter()
+            .all(|m| m.talkativeness == Some(0.3))
+    );
+    assert_eq!(p.casts[0].default.talkativeness, 0.3);
+    assert!(
+        metrics::Sweep::parse("ghost.verbosity=0:1:0.5")
+            .expect("parses")
+            .apply(&mut p, 0.5)
+            .is_err()
+    );
+}
