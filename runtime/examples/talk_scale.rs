@@ -121,7 +121,11 @@ fn main() {
                 .count();
             println!(
                 "| {} | {n} | {:.3} | {:.0} | {:.0}% |",
-                if aware { "position-aware" } else { "position-blind" },
+                if aware {
+                    "position-aware"
+                } else {
+                    "position-blind"
+                },
                 per_sec * 1e3,
                 per_sec * 1e9 / n as f64,
                 talking as f64 * 100.0 / n as f64
