@@ -606,6 +606,38 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
                 }
             }
         }
+        NodeKind::Converse {
+            cast,
+            until,
+            seconds,
+        } => {
+            let ticks = match seconds {
+                Some(s) => c.ticks(key(path, "seconds"), *s),
+                None => u64::MAX,
+            };
+            let until = match until {
+                Some(src) => match expr(c, key(path, "until"), src, Some(Type::Bool)) {
+                    Some(e) => Some(e),
+                    None => return bad,
+                },
+                None => None,
+            };
+            match pack.casts.iter().position(|k| k.id == *cast) {
+                Some(k) => Op::Converse {
+                    cast: k as u32,
+                    until,
+                    ticks,
+                },
+                None => {
+                    let known: Vec<&str> = pack.casts.iter().map(|k| k.id.as_str()).collect();
+                    let hint = crate::pack::suggest(cast, &known)
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    c.error(key(path, "cast"), format!("unknown cast `{cast}`{hint}"));
+                    bad
+                }
+            }
+        }
         NodeKind::RemoveArea => Op::Area(AreaAction::RemoveArea),
     }
 }

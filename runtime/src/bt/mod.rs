@@ -204,6 +204,13 @@ pub enum Op {
     Area(AreaAction),
     /// Always fails: stands in for a node with errors (a program with errors never runs).
     Fail,
+    /// Hands the NPC to the conversation layer of cast `cast` until `until` holds or `ticks`
+    /// have passed (`u64::MAX`: no timeout).
+    Converse {
+        cast: u32,
+        until: Option<ExprId>,
+        ticks: u64,
+    },
 }
 
 /// A compiled node.

@@ -59,6 +59,12 @@ pub trait Host {
     /// unwinds without touching any more state (the tick is left half done; a debugger
     /// re-simulates it from its start to go on).
     fn stop_requested(&self) -> bool;
+    /// A `converse` node hands the NPC to the conversation layer of `cast` (`on`), or takes
+    /// it back (`!on`). False when the host has no conversation layer: the node then fails.
+    fn converse(&mut self, cast: u32, on: bool) -> bool {
+        let _ = (cast, on);
+        false
+    }
 }
 
 /// The result of one tick of a tree.
@@ -224,6 +230,9 @@ impl<H: Host> Engine<'_, H> {
                     Op::MoveTo { .. } | Op::GoToChild { .. } => self.host.stop_moving(),
                     Op::Animate { .. } | Op::Say { .. } => self.host.clear_show(),
                     Op::Request { .. } => self.host.halt_request(j),
+                    Op::Converse { cast, .. } => {
+                        self.host.converse(cast, false);
+                    }
                     _ => {}
                 }
             }
@@ -593,6 +602,24 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Area(action) => self.host.area_action(action),
             Op::Fail => Status::Failure,
+            &Op::Converse { cast, until, ticks } => {
+                let now = self.host.now();
+                if self.state[i] == 0 {
+                    if !self.host.converse(cast, true) {
+                        return Status::Failure;
+                    }
+                    self.state[i] = now + 1;
+                }
+                let done = until.is_some_and(|e| self.host.eval_bool(e))
+                    || now - (self.state[i] - 1) >= ticks;
+                if done {
+                    self.host.converse(cast, false);
+                    self.state[i] = 0;
+                    Status::Success
+                } else {
+                    Status::Running
+                }
+            }
         }
     }
 

@@ -372,6 +372,17 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Runaway { npc, .. }
             | TraceEvent::Enter { npc, .. }
             | TraceEvent::Exit { npc, .. } => Some(npc),
+            TraceEvent::SpeakStart { npc, .. }
+            | TraceEvent::SpeakEnd { npc, .. }
+            | TraceEvent::PreTrp { npc, .. }
+            | TraceEvent::Trp { npc, .. }
+            | TraceEvent::Feedback { npc, .. }
+            | TraceEvent::Gaze { npc, .. }
+            | TraceEvent::Gesture { npc, .. }
+            | TraceEvent::GroupJoin { npc, .. }
+            | TraceEvent::GroupLeave { npc, .. }
+            | TraceEvent::GroupSplit { npc, .. }
+            | TraceEvent::GroupMerge { npc, .. } => Some(npc),
             TraceEvent::Message { from, to, .. } => match (from, to) {
                 (EntityId::Npc(n), _) | (_, EntityId::Npc(n)) => Some(n),
                 _ => None,

@@ -233,6 +233,7 @@ impl Reader {
                 "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(v, p)),
                 "events" => pack.events = self.list(val, "events", |r, v, p| r.item(v, p)),
                 "scenarios" => pack.scenarios = self.list(val, "scenarios", |r, v, p| r.item(v, p)),
+                "casts" => pack.casts = self.list(val, "casts", |r, v, p| r.item(v, p)),
                 "editor" => {
                     if let Some(e) = self.item(val, "editor") {
                         pack.editor = e;

@@ -204,5 +204,104 @@ pub(crate) fn world_hash(w: &World) -> u64 {
     if let Some(s) = &w.story {
         s.hash_into(&mut |x| h.u64(x));
     }
+    talk(&mut h, &w.talk);
     h.0
+}
+
+fn talk(h: &mut Fnv, t: &crate::talk::TalkState) {
+    // A layer that never ran is in its initial state (a function of the NPC count): leave
+    // it out, so that worlds without conversations hash as they always did.
+    if t.stats.ticks == 0 && t.chars.iter().all(|c| c.want == crate::talk::NONE) {
+        return;
+    }
+    h.u64(t.chars.len() as u64);
+    for c in &t.chars {
+        for x in [c.want, c.cast, c.addressee, c.gaze, c.group] {
+            h.u64(x as u64);
+        }
+        let p = c.personality;
+        for x in [
+            p.talkativeness,
+            p.transparency,
+            p.confidence,
+            p.interactivity,
+            p.verbosity,
+            c.noise,
+        ] {
+            h.f64(x);
+        }
+        h.vec2(c.away);
+        for b in [c.speaking, c.started_at_trp, c.want_turn, c.overlapping] {
+            h.u64(b as u64);
+        }
+        match c.nonverbal {
+            Some((what, at)) => {
+                h.u64(1 + what as u64);
+                h.u64(at)
+            }
+            None => h.u64(0),
+        }
+        h.u64(c.members.len() as u64);
+        for m in &c.members {
+            h.u64(m.npc as u64);
+            h.u64(m.last_active);
+        }
+        h.u64(c.speakers.len() as u64);
+        for &s in &c.speakers {
+            h.u64(s as u64);
+        }
+        for x in [
+            c.silent_since,
+            c.multi_since,
+            c.speak_since,
+            c.pre_trp_at,
+            c.segment_end,
+            c.trp_wait,
+            c.pending_start,
+            c.pending_addressee as u64,
+            c.next_cycle,
+            c.next_plan,
+        ] {
+            h.u64(x);
+        }
+        let k = c.counters;
+        for x in [
+            k.talk_ticks,
+            k.conv_ticks,
+            k.overlap_ticks,
+            k.turns,
+            k.segments,
+            k.unclaimed_trps,
+            k.continued,
+            k.interruptions_made,
+            k.interruptions_suffered,
+            k.feedback_given,
+            k.feedback_negative,
+            k.feedback_received,
+            k.claims,
+            k.overlaps,
+            k.overlaps_won,
+            k.joins,
+            k.leaves,
+        ] {
+            h.u64(x);
+        }
+    }
+    let s = &t.stats;
+    for x in [
+        s.ticks,
+        s.gap_ticks,
+        s.gap_count,
+        s.group_samples,
+        s.groups_seen,
+        s.group_size_sum,
+        s.splits,
+        s.merges,
+        t.next_label as u64,
+    ] {
+        h.u64(x);
+    }
+    for &g in &s.gaps {
+        h.u64(g);
+    }
 }

@@ -723,6 +723,16 @@ impl Host for ActorHost<'_, '_> {
     fn stop_requested(&self) -> bool {
         self.stop
     }
+    fn converse(&mut self, cast: u32, on: bool) -> bool {
+        if (cast as usize) >= self.p.talk.casts.len() {
+            return false;
+        }
+        let Some(me) = self.me() else {
+            return false;
+        };
+        self.w.talk.hand_over(me, cast, on);
+        true
+    }
 }
 
 /// One step of walking: Success when within `reach` of `goal`, else sets the target.

@@ -2,8 +2,9 @@
 //!
 //! A [`Session`] owns one [`World`] (all mutable state, `Clone` for snapshots) and shares a
 //! read-only [`Program`] compiled from the pack. `Session::step()` runs one tick in a fixed
-//! order: clock, NPC trees (in pack order), movement, message delivery. Later issues slot
-//! triggers, the event executor, area brains and conversations into that order.
+//! order: clock, story events ([`crate::events`]), smart-area brains and handlers
+//! ([`crate::areas`]), NPC trees (in pack order, with the behaviors they adopted),
+//! conversations ([`crate::talk`]), movement and area membership, message delivery.
 
 pub(crate) mod hash;
 pub(crate) mod host;
@@ -91,6 +92,8 @@ pub struct World {
     pub texts: Vec<(Sym, u64)>,
     /// The running scenario's story state (`world.scenario`), if any.
     pub story: Option<crate::events::Story>,
+    /// Background conversations (`talk`): per-character state, views and counters.
+    pub talk: crate::talk::TalkState,
 }
 
 impl World {
@@ -170,6 +173,7 @@ impl Session {
                 .events
                 .world_scenario
                 .and_then(|s| crate::events::Story::new(p, s)),
+            talk: crate::talk::TalkState::new(p.npcs.len()),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
@@ -352,6 +356,10 @@ impl Session {
             probe,
             stop: false,
         };
+        crate::talk::step(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
         movement(p, w, &mut out);
         if out.stop {
             return false;

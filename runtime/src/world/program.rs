@@ -145,6 +145,8 @@ pub struct Program {
     pub visit_budget: u32,
     /// Story events and scenarios.
     pub events: crate::events::Library,
+    /// Conversation casts (background conversations).
+    pub talk: crate::talk::TalkProgram,
 }
 
 impl Program {
@@ -210,6 +212,7 @@ impl Program {
         b.area_rules();
         b.npcs();
         b.events();
+        b.talk();
         b.editor();
         (b.p, b.diags)
     }
@@ -838,6 +841,22 @@ impl Builder<'_> {
         let idx = crate::events::compile::index_ids(pack, &mut self.diags);
         self.p.events.index = idx.clone();
         self.p.events = crate::events::compile::build(self, pack, idx);
+    }
+
+    fn talk(&mut self) {
+        let names = crate::talk::MSG_NAMES;
+        let syms = names.map(|n| Resolver::intern(self, n));
+        let inbox = Resolver::intern(self, crate::talk::INBOX);
+        let p = &self.p;
+        let talk = crate::talk::compile(
+            self.pack,
+            p.dt,
+            &|id| p.npc_index(id),
+            syms,
+            inbox,
+            &mut self.diags,
+        );
+        self.p.talk = talk;
     }
 
     fn editor(&mut self) {

@@ -149,6 +149,74 @@ pub enum TraceEvent {
         event: u32,
         day: i64,
     },
+    /// Conversations (`talk`): a character starts speaking (`addressee` u32::MAX: nobody in
+    /// particular); `continued` after its own unclaimed TRP; `interrupt` while another
+    /// member of its group was speaking.
+    SpeakStart {
+        tick: u64,
+        npc: u32,
+        addressee: u32,
+        continued: bool,
+        interrupt: bool,
+    },
+    SpeakEnd {
+        tick: u64,
+        npc: u32,
+    },
+    /// A speaker signals that a transition-relevance point is near.
+    PreTrp {
+        tick: u64,
+        npc: u32,
+    },
+    /// A speaker reaches a transition-relevance point (end of a segment).
+    Trp {
+        tick: u64,
+        npc: u32,
+    },
+    /// A listener gives positive or negative feedback to the speaker `to`.
+    Feedback {
+        tick: u64,
+        npc: u32,
+        to: u32,
+        positive: bool,
+    },
+    /// A character looks at `at` (u32::MAX: away).
+    Gaze {
+        tick: u64,
+        npc: u32,
+        at: u32,
+    },
+    /// A nod, gesture or posture shift.
+    Gesture {
+        tick: u64,
+        npc: u32,
+        what: crate::talk::Nonverbal,
+    },
+    /// A character enters a conversation with `with`.
+    GroupJoin {
+        tick: u64,
+        npc: u32,
+        with: u32,
+    },
+    /// A character is no longer in any conversation.
+    GroupLeave {
+        tick: u64,
+        npc: u32,
+    },
+    /// Conversation group `group` split into `parts` groups; `npc` is one of its members.
+    GroupSplit {
+        tick: u64,
+        npc: u32,
+        group: u32,
+        parts: u32,
+    },
+    /// `parts` groups merged into group `group`; `npc` is one of its members.
+    GroupMerge {
+        tick: u64,
+        npc: u32,
+        group: u32,
+        parts: u32,
+    },
 }
 
 impl TraceEvent {
@@ -176,7 +244,18 @@ impl TraceEvent {
             | TraceEvent::EventLaunch { tick, .. }
             | TraceEvent::EventEnd { tick, .. }
             | TraceEvent::EventExpired { tick, .. }
-            | TraceEvent::EventDead { tick, .. } => tick,
+            | TraceEvent::EventDead { tick, .. }
+            | TraceEvent::SpeakStart { tick, .. }
+            | TraceEvent::SpeakEnd { tick, .. }
+            | TraceEvent::PreTrp { tick, .. }
+            | TraceEvent::Trp { tick, .. }
+            | TraceEvent::Feedback { tick, .. }
+            | TraceEvent::Gaze { tick, .. }
+            | TraceEvent::Gesture { tick, .. }
+            | TraceEvent::GroupJoin { tick, .. }
+            | TraceEvent::GroupLeave { tick, .. }
+            | TraceEvent::GroupSplit { tick, .. }
+            | TraceEvent::GroupMerge { tick, .. } => tick,
         }
     }
 }
@@ -193,6 +272,10 @@ fn story(p: &Program, i: u32) -> &str {
         .events
         .get(i as usize)
         .map_or("", |e| e.id.as_str())
+}
+
+fn opt_npc(p: &Program, i: u32) -> Option<&str> {
+    p.npcs.get(i as usize).map(|n| n.id.as_str())
 }
 
 fn npc(p: &Program, i: u32) -> &str {
@@ -335,6 +418,55 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
         TraceEvent::EventDead { tick, event, day } => {
             json!({"tick": tick, "kind": "event_dead", "event": story(p, event), "day": day})
         }
+        TraceEvent::SpeakStart {
+            tick,
+            npc: n,
+            addressee,
+            continued,
+            interrupt,
+        } => json!({"tick": tick, "kind": "speak_start", "npc": npc(p, n),
+                    "addressee": opt_npc(p, addressee), "continued": continued,
+                    "interrupt": interrupt}),
+        TraceEvent::SpeakEnd { tick, npc: n } => {
+            json!({"tick": tick, "kind": "speak_end", "npc": npc(p, n)})
+        }
+        TraceEvent::PreTrp { tick, npc: n } => {
+            json!({"tick": tick, "kind": "pre_trp", "npc": npc(p, n)})
+        }
+        TraceEvent::Trp { tick, npc: n } => json!({"tick": tick, "kind": "trp", "npc": npc(p, n)}),
+        TraceEvent::Feedback {
+            tick,
+            npc: n,
+            to,
+            positive,
+        } => json!({"tick": tick, "kind": "feedback", "npc": npc(p, n), "to": npc(p, to),
+                    "positive": positive}),
+        TraceEvent::Gaze { tick, npc: n, at } => {
+            json!({"tick": tick, "kind": "gaze", "npc": npc(p, n), "at": opt_npc(p, at)})
+        }
+        TraceEvent::Gesture { tick, npc: n, what } => {
+            json!({"tick": tick, "kind": "gesture", "npc": npc(p, n), "what": what.name()})
+        }
+        TraceEvent::GroupJoin { tick, npc: n, with } => {
+            json!({"tick": tick, "kind": "group_join", "npc": npc(p, n), "with": npc(p, with)})
+        }
+        TraceEvent::GroupLeave { tick, npc: n } => {
+            json!({"tick": tick, "kind": "group_leave", "npc": npc(p, n)})
+        }
+        TraceEvent::GroupSplit {
+            tick,
+            npc: n,
+            group,
+            parts,
+        } => json!({"tick": tick, "kind": "group_split", "npc": npc(p, n), "group": group,
+                    "parts": parts}),
+        TraceEvent::GroupMerge {
+            tick,
+            npc: n,
+            group,
+            parts,
+        } => json!({"tick": tick, "kind": "group_merge", "npc": npc(p, n), "group": group,
+                    "parts": parts}),
     }
 }
 

@@ -1,0 +1,135 @@
+//! Cost of background conversations per simulated second for 100, 1,000 and 10,000
+//! conversing characters (the whole world tick: trees with one `converse` node each, the
+//! conversation layer, movement, message delivery). Characters stand at a constant density
+//! (a 2.5-unit grid in blocks of 16 with streets between them), so a larger crowd is a
+//! larger town, not a denser one. Run in release:
+//!
+//! ```sh
+//! cargo run --release -p townsfolk-runtime --example talk_scale
+//! ```
+
+use std::time::Instant;
+
+use townsfolk_runtime::pack::{
+    CastDef, CastMember, Node, NodeKind, NpcDef, Pack, Personality, Point, TreeDef,
+};
+use townsfolk_runtime::world::Session;
+
+fn town(n: usize, position_aware: bool) -> Pack {
+    let mut p = Pack::new("talk scale");
+    let blocks = (n as f64 / 16.0).sqrt().ceil() as usize;
+    let side = blocks as f64 * 16.0 + 10.0;
+    p.world.bounds.max = Point { x: side, y: side };
+    p.trees.push(TreeDef {
+        id: "chat".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            id: "talk".into(),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind: NodeKind::Converse {
+                cast: "town".into(),
+                until: None,
+                seconds: None,
+            },
+            children: Vec::new(),
+        },
+    });
+    let mut members = Vec::new();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in 0..n {
+        let (b, k) = (i / 16, i % 16);
+        let (bx, by) = ((b % blocks) as f64 * 16.0, (b / blocks) as f64 * 16.0);
+        let pos = Point {
+            x: 5.0 + bx + (k % 4) as f64 * 2.5,
+            y: 5.0 + by + (k / 4) as f64 * 2.5,
+        };
+        p.world.npcs.push(NpcDef {
+            id: format!("c{i}"),
+            name: None,
+            pos,
+            speed: 1.4,
+            tags: Vec::new(),
+            tree: "chat".into(),
+            vars: Default::default(),
+            inboxes: Vec::new(),
+            comment: None,
+        });
+        // Varied personalities (xorshift64: deterministic).
+        let mut r = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 1000) as f64 / 1000.0
+        };
+        members.push(CastMember {
+            npc: format!("c{i}"),
+            talkativeness: Some(r()),
+            transparency: Some(r()),
+            confidence: Some(r()),
+            interactivity: Some(r()),
+            verbosity: Some(r()),
+            comment: None,
+        });
+    }
+    p.casts.push(CastDef {
+        id: "town".into(),
+        name: None,
+        comment: None,
+        position_aware,
+        join_radius: 6.0,
+        hearing_radius: 8.0,
+        planner_seconds: 5.0,
+        cycle_seconds: 0.5,
+        inactive_seconds: 20.0,
+        default: Personality::default(),
+        members,
+    });
+    p
+}
+
+fn main() {
+    println!(
+        "| mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for aware in [true, false] {
+        for n in [100usize, 1_000, 10_000] {
+            let pack = town(n, aware);
+            let mut s = Session::from_pack(&pack, 1).expect("valid pack");
+            // Warm up: 30 simulated seconds, so groups have formed.
+            s.run(300);
+            let secs = 20u64;
+            let ticks = (secs as f64 / s.program().dt) as u64;
+            let reps = (100_000 / n).clamp(1, 20);
+            let mut best = f64::INFINITY;
+            for _ in 0..reps.min(3) {
+                let t = Instant::now();
+                s.run(ticks);
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            let per_sec = best / secs as f64;
+            let talking = s
+                .world()
+                .talk
+                .chars
+                .iter()
+                .filter(|c| c.in_conversation())
+                .count();
+            println!(
+                "| {} | {n} | {:.3} | {:.0} | {:.0}% |",
+                if aware {
+                    "position-aware"
+                } else {
+                    "position-blind"
+                },
+                per_sec * 1e3,
+                per_sec * 1e9 / n as f64,
+                talking as f64 * 100.0 / n as f64
+            );
+        }
+    }
+}
