@@ -7,5 +7,6 @@ pub mod bt;
 pub mod debug;
 pub mod expr;
 pub mod pack;
+pub mod triggers;
 pub mod value;
 pub mod world;

@@ -371,12 +371,22 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Log { npc, .. }
             | TraceEvent::Runaway { npc, .. }
             | TraceEvent::Enter { npc, .. }
-            | TraceEvent::Exit { npc, .. } => Some(npc),
+            | TraceEvent::Exit { npc, .. }
+            | TraceEvent::Spawn { npc, .. }
+            | TraceEvent::Remove { npc, .. }
+            | TraceEvent::Health { npc, .. }
+            | TraceEvent::Died { npc, .. }
+            | TraceEvent::Item { npc, .. } => Some(npc),
             TraceEvent::Message { from, .. } => Some(from),
             TraceEvent::Flag { .. }
             | TraceEvent::Counter { .. }
             | TraceEvent::ShowText { .. }
-            | TraceEvent::Sound { .. } => None,
+            | TraceEvent::Sound { .. }
+            | TraceEvent::Trigger { .. }
+            | TraceEvent::TriggerLoop { .. }
+            | TraceEvent::Door { .. }
+            | TraceEvent::ObjectState { .. }
+            | TraceEvent::LevelComplete { .. } => None,
         },
     }
 }

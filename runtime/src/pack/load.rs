@@ -231,6 +231,7 @@ impl Reader {
                     pack.trees = self.list(val, "trees", |r, v, p| r.tree(v, p));
                 }
                 "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(v, p)),
+                "triggers" => pack.triggers = self.list(val, "triggers", |r, v, p| r.item(v, p)),
                 "editor" => {
                     if let Some(e) = self.item(val, "editor") {
                         pack.editor = e;

@@ -23,7 +23,7 @@ use crate::pack::{Diagnostic, Pack};
 use crate::value::{EntityId, Sym, Value, Vec2};
 pub use probe::{DebugEvent, Probe, WorldEnv};
 pub use program::Program;
-pub use trace::{TraceEvent, trace_value};
+pub use trace::{TraceEvent, trace_value, trace_value_in};
 
 /// Radius of an NPC's body, used to keep it out of obstacles.
 pub const NPC_RADIUS: f64 = 0.3;
@@ -55,6 +55,53 @@ pub struct Npc {
     pub areas: Vec<u32>,
     /// Status its tree returned on the last tick.
     pub last_status: Status,
+    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
+    pub proto: u32,
+    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
+    pub serial: u32,
+    /// Removed from the world (or a prototype never placed): no tree, no movement.
+    pub removed: bool,
+    pub health: f64,
+    /// Items carried, sorted.
+    pub items: Vec<Sym>,
+    /// Items worn or wielded, sorted.
+    pub equipped: Vec<Sym>,
+}
+
+impl Npc {
+    /// A fresh NPC as the pack declares NPC `proto` (also used for spawned copies).
+    pub fn new(p: &Program, proto: u32) -> Npc {
+        let info = &p.npcs[proto as usize];
+        let (tree, len) = match p.trees.get(info.tree as usize) {
+            Some(t) => (info.tree, t),
+            None => (u32::MAX, &EMPTY_TREE),
+        };
+        Npc {
+            blackboard: info.blackboard.clone(),
+            instance: Instance::new(tree, len),
+            target: None,
+            show: None,
+            inboxes: info.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
+            area: None,
+            areas: Vec::new(),
+            last_status: Status::Idle,
+            proto,
+            serial: 0,
+            removed: info.prototype,
+            health: info.health,
+            items: info.items.clone(),
+            equipped: info.equipped.clone(),
+        }
+    }
+}
+
+/// Run-time state of a world object (doors and the like).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObjectState {
+    pub open: bool,
+    pub locked: bool,
+    /// Free-form state set by `set_object_state`.
+    pub state: Sym,
 }
 
 /// The complete mutable state of a simulation. Cloning it is a full snapshot.
@@ -76,6 +123,17 @@ pub struct World {
     pub(crate) outbox: Vec<(u32, Sym, Message)>,
     /// Lines of text shown in the preview by responses, until a tick.
     pub texts: Vec<(Sym, u64)>,
+    /// World objects' state, by object index.
+    pub objects: Vec<ObjectState>,
+    /// Trigger systems' run-time state (latches, firing, the events they wait for).
+    pub triggers: crate::triggers::TriggerState,
+}
+
+impl World {
+    /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.
+    pub fn npc_name(&self, p: &Program, i: u32) -> String {
+        crate::triggers::npc_name(p, self, i)
+    }
 }
 
 /// A running simulation of one pack.
@@ -104,26 +162,7 @@ impl Session {
     /// Starts a session of a compiled program. The program must have compiled without errors.
     pub fn new(program: Arc<Program>, seed: u64) -> Session {
         let p = &program;
-        let npcs = p
-            .npcs
-            .iter()
-            .map(|n| {
-                let (tree, len) = match p.trees.get(n.tree as usize) {
-                    Some(t) => (n.tree, t),
-                    None => (u32::MAX, &EMPTY_TREE),
-                };
-                Npc {
-                    blackboard: n.blackboard.clone(),
-                    instance: Instance::new(tree, len),
-                    target: None,
-                    show: None,
-                    inboxes: n.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
-                    area: None,
-                    areas: Vec::new(),
-                    last_status: Status::Idle,
-                }
-            })
-            .collect();
+        let npcs = (0..p.npcs.len() as u32).map(|i| Npc::new(p, i)).collect();
         let mut world = World {
             tick: 0,
             hour: 0.0,
@@ -136,10 +175,23 @@ impl Session {
             rng: ChaCha8Rng::seed_from_u64(seed),
             outbox: Vec::new(),
             texts: Vec::new(),
+            objects: p
+                .objects
+                .iter()
+                .map(|o| ObjectState {
+                    open: o.open,
+                    locked: o.locked,
+                    state: o.state,
+                })
+                .collect(),
+            triggers: crate::triggers::TriggerState::new(p),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
         for i in 0..n {
+            if world.npcs[i].removed {
+                continue;
+            }
             let at = world.pos[i];
             world.npcs[i].area = innermost_area(p, at);
             world.npcs[i].areas = (0..p.areas.len() as u32)
@@ -186,7 +238,7 @@ impl Session {
     }
     /// One trace event as a JSON line (without newline).
     pub fn trace_json(&self, ev: &TraceEvent) -> String {
-        trace::to_json(&self.program, ev)
+        trace::to_json(&self.program, &self.world, ev)
     }
     /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
     pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
@@ -217,6 +269,21 @@ impl Session {
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
+        if !p.triggers.is_empty() {
+            let mut out = probe::Out {
+                trace: if self.tracing {
+                    Some(&mut self.trace)
+                } else {
+                    None
+                },
+                probe: probe.as_deref_mut(),
+                stop: false,
+            };
+            crate::triggers::pass(p, w, &mut out, &mut self.problems);
+            if out.stop {
+                return false;
+            }
+        }
         // NPC trees, in pack order.
         for i in 0..w.npcs.len() {
             if let Some(pr) = probe.as_deref_mut() {
@@ -230,6 +297,9 @@ impl Session {
                 }
             }
             let npc = &mut w.npcs[i];
+            if npc.removed {
+                continue;
+            }
             let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
                 continue;
             };
@@ -266,11 +336,22 @@ impl Session {
                     tree: inst.tree,
                     node: node as u32,
                 });
+                if self.runaway_reported.len() <= i {
+                    self.runaway_reported.resize(i + 1, false);
+                }
                 if !self.runaway_reported[i] {
                     self.runaway_reported[i] = true;
+                    let base = p
+                        .npcs
+                        .get(h.npc.proto as usize)
+                        .map_or("", |n| n.id.as_str());
+                    let name = match h.npc.serial {
+                        0 => base.to_string(),
+                        k => format!("{base}#{k}"),
+                    };
                     self.problems.push(format!(
-                        "tick {}: tree of NPC `{}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
-                        w.tick, p.npcs[i].id, p.visit_budget
+                        "tick {}: tree of NPC `{name}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
+                        w.tick, p.visit_budget
                     ));
                 }
             }
@@ -299,6 +380,14 @@ impl Session {
         w.texts.retain(|&(_, until)| until > tick);
         // Deliver this tick's messages.
         for (to, inbox, m) in w.outbox.drain(..) {
+            crate::triggers::report(
+                p,
+                &mut w.triggers,
+                crate::triggers::WorldEvent::Received {
+                    npc: to,
+                    message: m.message,
+                },
+            );
             if let Some(npc) = w.npcs.get_mut(to as usize) {
                 let slot = match npc.inboxes.iter().position(|(s, _)| *s == inbox) {
                     Some(k) => k,
@@ -315,6 +404,27 @@ impl Session {
             }
         }
         true
+    }
+
+    /// Runs a trigger pass now, without advancing time: what scripted changes (tools, the
+    /// `townsfolk triggers` command) use so that triggers react to them at once.
+    pub fn run_triggers(&mut self) {
+        let mut out = probe::Out {
+            trace: if self.tracing {
+                Some(&mut self.trace)
+            } else {
+                None
+            },
+            probe: None,
+            stop: false,
+        };
+        crate::triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
+    }
+
+    /// The world, for scripted changes (tools and tests). Changes that triggers should see
+    /// go through `crate::triggers::script`.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
     }
 
     /// Runs `n` ticks.
@@ -356,7 +466,7 @@ fn clock(p: &Program, w: &mut World) {
 }
 
 /// The smallest area (by bounding-box size) that contains the point.
-fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
+pub(crate) fn innermost_area(p: &Program, at: Vec2) -> Option<u32> {
     let mut best: Option<(f64, u32)> = None;
     for (i, a) in p.areas.iter().enumerate() {
         if a.contains(at) {
@@ -377,10 +487,13 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         let Some(target) = w.npcs[i].target else {
             continue;
         };
+        if w.npcs[i].removed {
+            continue;
+        }
         let pos = w.pos[i];
         let to = target - pos;
         let d = to.length();
-        let speed = p.npcs[i].speed;
+        let speed = p.npcs[w.npcs[i].proto as usize].speed;
         if d < 1e-9 || speed <= 0.0 {
             continue;
         }
@@ -427,6 +540,7 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         np.x = np.x.clamp(b.min.x, b.max.x);
         np.y = np.y.clamp(b.min.y, b.max.y);
         w.pos[i] = np;
+        crate::triggers::moved(p, &mut w.triggers, i as u32);
         w.npcs[i].area = innermost_area(p, np);
         // Areas entered and left, by area index: exits first.
         let mut k = 0;
@@ -453,6 +567,7 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
                 _ => None,
             };
             if let Some(ev) = ev {
+                crate::triggers::report_area(p, &mut w.triggers, &ev);
                 out.emit(p, w, Some(i as u32), ev);
                 if out.stop {
                     return;
