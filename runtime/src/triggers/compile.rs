@@ -675,13 +675,13 @@ impl CondCx<'_, '_> {
                     let centre = if ps.map.contains_key("at") {
                         ps.point("at", "[x, y]")
                     } else {
-                        match self.entity(ps, "of")? {
+                        match self.entity(ps, "around")? {
                             EntityId::Object(o) => self.b.p.objects.get(o as usize).map(|o| o.pos),
                             EntityId::Area(a) => self.b.p.areas.get(a as usize).map(|a| a.center()),
                             _ => {
                                 ps.errors.push(Diagnostic::error(
-                                    key(path, "of"),
-                                    "a radius needs a fixed centre (an object, an area or `at`); for two NPCs use `near`",
+                                    key(path, "around"),
+                                    "a radius needs a fixed centre (`around` an object or area, or `at` a point); for two NPCs use `near`",
                                 ));
                                 None
                             }
