@@ -212,12 +212,7 @@ fn debug(
     Ok(ExitCode::SUCCESS)
 }
 
-fn triggers(
-    path: &Path,
-    events: &Path,
-    seed: u64,
-    explain: &[String],
-) -> anyhow::Result<ExitCode> {
+fn triggers(path: &Path, events: &Path, seed: u64, explain: &[String]) -> anyhow::Result<ExitCode> {
     use townsfolk_runtime::triggers::{self, script};
     let loaded = pack::load_file(path);
     let Some(p) = loaded
@@ -245,7 +240,8 @@ fn triggers(
             }
         }
     }
-    let bytes = std::fs::read(events).with_context(|| format!("cannot read {}", events.display()))?;
+    let bytes =
+        std::fs::read(events).with_context(|| format!("cannot read {}", events.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     // Start: the triggers see the world as it begins.
     session.run_triggers();
