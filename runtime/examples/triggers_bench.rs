@@ -44,9 +44,15 @@ fn per_event(unrelated: usize) -> f64 {
         .map(|i| json!({"id": format!("m{i}"), "when": {"type": "received", "who": "hero", "message": format!("msg{i}"), "consume": true},
                         "responses": [{"do": "add_counter", "counter": "m", "by": 1}]}))
         .collect();
-    ts.push(json!({"id": "area", "when": {"type": "in_area", "who": "hero", "area": "A"},
-                   "responses": [{"do": "add_counter", "counter": "entered", "by": 1}]}));
-    let p = pack(vec![json!({"id": "hero", "pos": [500.0, 500.0], "tree": "idle"})], vec![], ts);
+    ts.push(
+        json!({"id": "area", "when": {"type": "in_area", "who": "hero", "area": "A"},
+                   "responses": [{"do": "add_counter", "counter": "entered", "by": 1}]}),
+    );
+    let p = pack(
+        vec![json!({"id": "hero", "pos": [500.0, 500.0], "tree": "idle"})],
+        vec![],
+        ts,
+    );
     let mut s = session(&p);
     s.run_triggers();
     let prog = s.program().clone();
@@ -118,6 +124,14 @@ fn main() {
     println!("| 10k walking NPCs, one tick | µs per tick | triggers' share (µs) |");
     println!("|---|---:|---:|");
     println!("| no triggers | {:.0} | - |", plain / 1e3);
-    println!("| + 10k `in_radius` (event-driven, sensor grid) | {:.0} | {:.0} |", radius / 1e3, (radius - plain) / 1e3);
-    println!("| + 10k `near` (polled every tick) | {:.0} | {:.0} |", near / 1e3, (near - plain) / 1e3);
+    println!(
+        "| + 10k `in_radius` (event-driven, sensor grid) | {:.0} | {:.0} |",
+        radius / 1e3,
+        (radius - plain) / 1e3
+    );
+    println!(
+        "| + 10k `near` (polled every tick) | {:.0} | {:.0} |",
+        near / 1e3,
+        (near - plain) / 1e3
+    );
 }

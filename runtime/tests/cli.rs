@@ -1497,8 +1497,14 @@ fn triggers_command_drives_the_dungeon() {
     assert_eq!(lines[3]["fired"], serde_json::json!(["visited/visit_a"]));
     assert_eq!(lines[3]["counters"]["Visited"], 1);
     assert_eq!(lines[4]["time"], 0.5);
-    assert_eq!(lines[5]["explain"]["blocked"][0]["reason"], "condition_false");
-    let bad = TempFile::new("bad.jsonl", b"{\"advance\":1}\n{\"equip\":\"nobody\",\"item\":\"x\"}\n");
+    assert_eq!(
+        lines[5]["explain"]["blocked"][0]["reason"],
+        "condition_false"
+    );
+    let bad = TempFile::new(
+        "bad.jsonl",
+        b"{\"advance\":1}\n{\"equip\":\"nobody\",\"item\":\"x\"}\n",
+    );
     let r = expect_exit(
         &["triggers", "samples/dungeon.json", "--events", bad.s()],
         1,
