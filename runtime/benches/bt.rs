@@ -102,6 +102,10 @@ fn pack_of(root: Node, blackboard: BTreeMap<String, VarDecl>, npcs: usize) -> Pa
             tree: "t".into(),
             vars: BTreeMap::new(),
             inboxes: vec![],
+            health: 100.0,
+            items: vec![],
+            equipped: vec![],
+            prototype: false,
             comment: None,
         });
     }

@@ -56,6 +56,10 @@ fn town(n: usize, position_aware: bool) -> Pack {
             tree: "chat".into(),
             vars: Default::default(),
             inboxes: Vec::new(),
+            health: 100.0,
+            items: Vec::new(),
+            equipped: Vec::new(),
+            prototype: false,
             comment: None,
         });
         // Varied personalities (xorshift64: deterministic).

@@ -11,5 +11,6 @@ pub mod events;
 pub mod expr;
 pub mod pack;
 pub mod talk;
+pub mod triggers;
 pub mod value;
 pub mod world;

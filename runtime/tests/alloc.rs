@@ -169,6 +169,10 @@ fn routine_pack(npcs: usize) -> Pack {
             tree: "routine".into(),
             vars,
             inboxes: vec![],
+            health: 100.0,
+            items: vec![],
+            equipped: vec![],
+            prototype: false,
             comment: None,
         });
     }

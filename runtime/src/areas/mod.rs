@@ -286,11 +286,15 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
         for &a in was.iter().filter(|a| now.binary_search(a).is_err()) {
             leave_policy(p, w, npc, a, out);
             queue_handler(p, w, a, HandlerKind::Exit, npc);
-            out.emit(p, w, Some(npc), TraceEvent::Exit { tick, npc, area: a });
+            let ev = TraceEvent::Exit { tick, npc, area: a };
+            crate::triggers::report_area(p, &mut w.triggers, &ev);
+            out.emit(p, w, Some(npc), ev);
         }
         for &a in now.iter().filter(|a| was.binary_search(a).is_err()) {
             queue_handler(p, w, a, HandlerKind::Enter, npc);
-            out.emit(p, w, Some(npc), TraceEvent::Enter { tick, npc, area: a });
+            let ev = TraceEvent::Enter { tick, npc, area: a };
+            crate::triggers::report_area(p, &mut w.triggers, &ev);
+            out.emit(p, w, Some(npc), ev);
         }
     }
     w.npcs[i].area = innermost(p, &now);

@@ -139,6 +139,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Feed scripted world events to a pack's triggers, one JSON object per line (e.g.
+    /// `{"event":"enter","npc":"hero","area":"A"}`, `{"equip":"hero","item":"ice_sword"}`,
+    /// `{"set_flag":"f","value":true}`, `{"advance":2.5}`); after each, print
+    /// `{"time":T,"fired":[...],"flags":{...},"counters":{...}}`.
+    Triggers {
+        pack: PathBuf,
+        /// File of events (blank lines and `#` comments skipped).
+        #[arg(long)]
+        events: PathBuf,
+        /// Random seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// After the last line, explain these triggers (why they did or did not fire), one
+        /// JSON line each. Repeatable.
+        #[arg(long)]
+        explain: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -172,6 +189,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             dt,
             trace,
         } => simulate(&pack, seed, ticks, dt, trace.as_deref()),
+        Command::Triggers {
+            pack,
+            events,
+            seed,
+            explain,
+        } => triggers(&pack, &events, seed, &explain),
         Command::Talk {
             pack,
             seconds,
@@ -540,6 +563,66 @@ fn talk(
     }
     if who.is_none() {
         println!("(character columns are means over every character)");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn triggers(path: &Path, events: &Path, seed: u64, explain: &[String]) -> anyhow::Result<ExitCode> {
+    use townsfolk_runtime::triggers::{self, script};
+    let loaded = pack::load_file(path);
+    let Some(p) = loaded
+        .pack
+        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!("{}: cannot run a pack with errors", path.display());
+        return Ok(ExitCode::from(1));
+    };
+    let mut session = match Session::from_pack(&p, seed) {
+        Ok(s) => s,
+        Err(diags) => {
+            print_diags(path, &diags);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut wanted = Vec::new();
+    for id in explain {
+        match session.program().triggers.find(id) {
+            Some(t) => wanted.push(t),
+            None => {
+                eprintln!("error: unknown trigger `{id}` for --explain");
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    let bytes =
+        std::fs::read(events).with_context(|| format!("cannot read {}", events.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    // Start: the triggers see the world as it begins.
+    session.run_triggers();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match script::step_line(&mut session, line) {
+            Ok(v) => writeln!(out, "{v}")?,
+            Err(e) => {
+                out.flush()?;
+                eprintln!("{}:{}: error: {e}", events.display(), n + 1);
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    for t in wanted {
+        if let Some(x) = triggers::explain(session.program(), session.world(), t) {
+            writeln!(out, "{}", serde_json::json!({ "explain": x }))?;
+        }
+    }
+    for problem in session.problems() {
+        eprintln!("warning: {problem}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -372,6 +372,11 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::Runaway { npc, .. }
             | TraceEvent::Enter { npc, .. }
             | TraceEvent::Exit { npc, .. } => Some(npc),
+            TraceEvent::Spawn { npc, .. }
+            | TraceEvent::Remove { npc, .. }
+            | TraceEvent::Health { npc, .. }
+            | TraceEvent::Died { npc, .. }
+            | TraceEvent::Item { npc, .. } => Some(npc),
             TraceEvent::SpeakStart { npc, .. }
             | TraceEvent::SpeakEnd { npc, .. }
             | TraceEvent::PreTrp { npc, .. }
@@ -400,7 +405,12 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::EventLaunch { .. }
             | TraceEvent::EventEnd { .. }
             | TraceEvent::EventExpired { .. }
-            | TraceEvent::EventDead { .. } => None,
+            | TraceEvent::EventDead { .. }
+            | TraceEvent::Trigger { .. }
+            | TraceEvent::TriggerLoop { .. }
+            | TraceEvent::Door { .. }
+            | TraceEvent::ObjectState { .. }
+            | TraceEvent::LevelComplete { .. } => None,
         },
     }
 }

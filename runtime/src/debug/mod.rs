@@ -681,8 +681,8 @@ impl Debugger {
     pub fn npc_view(&self, npc: u32) -> Option<NpcView> {
         let p = self.session.program();
         let w = self.session.world();
-        let info = p.npcs.get(npc as usize)?;
         let n = w.npcs.get(npc as usize)?;
+        p.npcs.get(n.proto as usize)?;
         let tree = p.trees.get(n.instance.tree as usize);
         let nodes = tree
             .map(|t| {
@@ -706,7 +706,7 @@ impl Debugger {
             })
             .unwrap_or_default();
         Some(NpcView {
-            id: info.id.clone(),
+            id: w.npc_name(p, npc),
             tree: tree.map(|t| t.id.clone()).unwrap_or_default(),
             pos: w.pos[npc as usize],
             area: n

@@ -235,7 +235,7 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             let events: Vec<Value> = d
                 .recent_trace(n)
                 .into_iter()
-                .map(|e| crate::world::trace_value(d.program(), e))
+                .map(|e| crate::world::trace_value_in(d.program(), Some(d.session().world()), e))
                 .collect();
             Ok(json!({"ok": true, "events": events}))
         }

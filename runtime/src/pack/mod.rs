@@ -12,7 +12,7 @@ pub use load::{
     to_canonical_string,
 };
 pub use model::*;
-pub use response::Response;
+pub use response::{DoorAction, Response};
 
 /// Loads a pack file from disk. I/O errors become a diagnostic, like every other problem.
 pub fn load_file(path: &std::path::Path) -> Loaded {

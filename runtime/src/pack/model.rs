@@ -75,6 +75,10 @@ pub struct Pack {
     /// Conversation casts: personalities and settings of background conversations (SPEC §5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub casts: Vec<CastDef>,
+    /// Trigger systems (SPEC §4), each owned by the world, an NPC, an object (or every object
+    /// of a kind), an area or a scenario event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<crate::triggers::TriggerSystemDef>,
     /// Editor-only data (layout, colours, collapsed state), kept apart from semantics.
     #[serde(default, skip_serializing_if = "EditorDef::is_empty")]
     pub editor: EditorDef,
@@ -94,6 +98,7 @@ impl Pack {
             events: Vec::new(),
             scenarios: Vec::new(),
             casts: Vec::new(),
+            triggers: Vec::new(),
             editor: EditorDef::default(),
         }
     }
@@ -217,12 +222,27 @@ pub struct ObjectDef {
     pub radius: f64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Initial state of a door: open.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Initial state of a door: locked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub locked: bool,
+    /// Initial free-form state (`standing`, `lit`, …), changed by `set_object_state`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
 }
 
 fn default_speed() -> f64 {
     1.5
+}
+fn default_health() -> f64 {
+    100.0
+}
+fn is_default_health(h: &f64) -> bool {
+    *h == 100.0
 }
 
 /// An NPC placed in the world.
@@ -246,6 +266,18 @@ pub struct NpcDef {
     /// Named message inboxes (`default` always exists).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inboxes: Vec<String>,
+    /// Starting (and maximum) health points.
+    #[serde(default = "default_health", skip_serializing_if = "is_default_health")]
+    pub health: f64,
+    /// Items carried at the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+    /// Items worn or wielded at the start (also carried).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equipped: Vec<String>,
+    /// A prototype is not placed in the world: it is what `spawn` responses copy.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub prototype: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
 }

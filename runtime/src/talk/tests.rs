@@ -52,6 +52,10 @@ fn pack(chars: &[(&str, [f64; 2], [f64; 5])], position_aware: bool) -> Pack {
             tree: "chat".into(),
             vars: Default::default(),
             inboxes: Vec::new(),
+            health: 100.0,
+            items: Vec::new(),
+            equipped: Vec::new(),
+            prototype: false,
             comment: None,
         });
     }

@@ -200,11 +200,25 @@ pub(crate) fn world_hash(w: &World) -> u64 {
             instance(&mut h, &t.instance);
         }
         h.u64(n.last_status as u64);
+        h.u64(n.proto as u64);
+        h.u64(n.serial as u64);
+        h.u64(n.removed as u64);
+        h.f64(n.health);
+        h.u64(n.items.len() as u64);
+        for s in n.items.iter().chain(&n.equipped) {
+            h.u64(s.0 as u64);
+        }
+        h.u64(n.equipped.len() as u64);
     }
     if let Some(s) = &w.story {
         s.hash_into(&mut |x| h.u64(x));
     }
     talk(&mut h, &w.talk);
+    for o in &w.objects {
+        h.u64(o.open as u64 | (o.locked as u64) << 1);
+        h.u64(o.state.0 as u64);
+    }
+    w.triggers.hash_words(&mut |x| h.u64(x));
     h.0
 }
 

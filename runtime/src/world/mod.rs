@@ -24,7 +24,7 @@ use crate::pack::{Diagnostic, Pack};
 use crate::value::{EntityId, Sym, Value, Vec2};
 pub use probe::{DebugEvent, Probe, WorldEnv};
 pub use program::Program;
-pub use trace::{TraceEvent, trace_value};
+pub use trace::{TraceEvent, trace_value, trace_value_in};
 
 /// Radius of an NPC's body, used to keep it out of obstacles.
 pub const NPC_RADIUS: f64 = 0.3;
@@ -58,6 +58,54 @@ pub struct Npc {
     pub tags: Vec<crate::areas::Tag>,
     /// Status its tree returned on the last tick.
     pub last_status: Status,
+    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
+    pub proto: u32,
+    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
+    pub serial: u32,
+    /// Removed from the world (or a prototype never placed): no tree, no movement.
+    pub removed: bool,
+    pub health: f64,
+    /// Items carried, sorted.
+    pub items: Vec<Sym>,
+    /// Items worn or wielded, sorted.
+    pub equipped: Vec<Sym>,
+}
+
+impl Npc {
+    /// A fresh NPC as the pack declares NPC `proto` (also used for spawned copies).
+    pub fn new(p: &Program, proto: u32) -> Npc {
+        let info = &p.npcs[proto as usize];
+        let (tree, len) = match p.trees.get(info.tree as usize) {
+            Some(t) => (info.tree, t),
+            None => (u32::MAX, &EMPTY_TREE),
+        };
+        Npc {
+            blackboard: info.blackboard.clone(),
+            instance: Instance::new(tree, len),
+            target: None,
+            show: None,
+            inboxes: info.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
+            area: None,
+            areas: Vec::new(),
+            tags: Vec::new(),
+            last_status: Status::Idle,
+            proto,
+            serial: 0,
+            removed: info.prototype,
+            health: info.health,
+            items: info.items.clone(),
+            equipped: info.equipped.clone(),
+        }
+    }
+}
+
+/// Run-time state of a world object (doors and the like).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObjectState {
+    pub open: bool,
+    pub locked: bool,
+    /// Free-form state set by `set_object_state`.
+    pub state: Sym,
 }
 
 /// The complete mutable state of a simulation. Cloning it is a full snapshot.
@@ -94,9 +142,18 @@ pub struct World {
     pub story: Option<crate::events::Story>,
     /// Background conversations (`talk`): per-character state, views and counters.
     pub talk: crate::talk::TalkState,
+    /// World objects' state, by object index.
+    pub objects: Vec<ObjectState>,
+    /// Trigger systems' run-time state (latches, firing, the events they wait for).
+    pub triggers: crate::triggers::TriggerState,
 }
 
 impl World {
+    /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.
+    pub fn npc_name(&self, p: &Program, i: u32) -> String {
+        crate::triggers::npc_name(p, self, i)
+    }
+
     /// A uniform number in [0, 1) from the world's seeded generator.
     pub(crate) fn rng_f64(&mut self) -> f64 {
         use rand::RngExt;
@@ -130,27 +187,7 @@ impl Session {
     /// Starts a session of a compiled program. The program must have compiled without errors.
     pub fn new(program: Arc<Program>, seed: u64) -> Session {
         let p = &program;
-        let npcs = p
-            .npcs
-            .iter()
-            .map(|n| {
-                let (tree, len) = match p.trees.get(n.tree as usize) {
-                    Some(t) => (n.tree, t),
-                    None => (u32::MAX, &EMPTY_TREE),
-                };
-                Npc {
-                    blackboard: n.blackboard.clone(),
-                    instance: Instance::new(tree, len),
-                    target: None,
-                    show: None,
-                    inboxes: n.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
-                    area: None,
-                    areas: Vec::new(),
-                    tags: Vec::new(),
-                    last_status: Status::Idle,
-                }
-            })
-            .collect();
+        let npcs = (0..p.npcs.len() as u32).map(|i| Npc::new(p, i)).collect();
         let mut world = World {
             tick: 0,
             hour: 0.0,
@@ -174,11 +211,24 @@ impl Session {
                 .world_scenario
                 .and_then(|s| crate::events::Story::new(p, s)),
             talk: crate::talk::TalkState::new(p.npcs.len()),
+            objects: p
+                .objects
+                .iter()
+                .map(|o| ObjectState {
+                    open: o.open,
+                    locked: o.locked,
+                    state: o.state,
+                })
+                .collect(),
+            triggers: crate::triggers::TriggerState::new(p),
         };
         let n = world.npcs.len();
         clock(p, &mut world);
         // Where everyone starts: no enter events, no handlers.
         for i in 0..n {
+            if world.npcs[i].removed {
+                continue;
+            }
             let at = world.pos[i];
             let mut here = Vec::new();
             crate::areas::areas_at(p, &world, at, &mut here);
@@ -225,7 +275,7 @@ impl Session {
     }
     /// One trace event as a JSON line (without newline).
     pub fn trace_json(&self, ev: &TraceEvent) -> String {
-        trace::to_json(&self.program, ev)
+        trace::to_json(&self.program, &self.world, ev)
     }
     /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
     pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
@@ -262,8 +312,8 @@ impl Session {
         let w = &mut self.world;
         w.tick += 1;
         clock(p, w);
-        // Story events (the tracker and executor, SPEC §3), then smart-area brains and
-        // handler queues.
+        // Triggers, story events (the tracker and executor, SPEC §3), then smart-area
+        // brains and handler queues.
         {
             let mut out = probe::Out {
                 trace: if self.tracing {
@@ -274,6 +324,12 @@ impl Session {
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
+            if !p.triggers.is_empty() {
+                crate::triggers::pass(p, w, &mut out, &mut self.problems);
+                if out.stop {
+                    return false;
+                }
+            }
             crate::events::exec::tick(p, w, &mut out);
             if out.stop {
                 return false;
@@ -296,6 +352,9 @@ impl Session {
                 }
             }
             let npc = &mut w.npcs[i];
+            if npc.removed {
+                continue;
+            }
             let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
                 continue;
             };
@@ -329,11 +388,15 @@ impl Session {
                     tree: inst.tree,
                     node: node as u32,
                 });
+                if self.runaway_reported.len() <= i {
+                    self.runaway_reported.resize(i + 1, false);
+                }
                 if !self.runaway_reported[i] {
                     self.runaway_reported[i] = true;
+                    let name = h.w.npc_name(p, i as u32);
                     self.problems.push(format!(
-                        "tick {tick}: tree of NPC `{}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
-                        p.npcs[i].id, p.visit_budget
+                        "tick {tick}: tree of NPC `{name}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
+                        p.visit_budget
                     ));
                 }
             }
@@ -369,6 +432,16 @@ impl Session {
         // Deliver this tick's messages.
         let mut outbox = std::mem::take(&mut w.outbox);
         for (to, inbox, m) in outbox.drain(..) {
+            if let EntityId::Npc(n) = to {
+                crate::triggers::report(
+                    p,
+                    &mut w.triggers,
+                    crate::triggers::WorldEvent::Received {
+                        npc: n,
+                        message: m.message,
+                    },
+                );
+            }
             let boxes = match to {
                 EntityId::Npc(n) => w.npcs.get_mut(n as usize).map(|n| &mut n.inboxes),
                 EntityId::Area(a) => crate::areas::state_mut(w, a).map(|s| &mut s.inboxes),
@@ -391,6 +464,27 @@ impl Session {
         }
         w.outbox = outbox;
         true
+    }
+
+    /// Runs a trigger pass now, without advancing time: what scripted changes (tools, the
+    /// `townsfolk triggers` command) use so that triggers react to them at once.
+    pub fn run_triggers(&mut self) {
+        let mut out = probe::Out {
+            trace: if self.tracing {
+                Some(&mut self.trace)
+            } else {
+                None
+            },
+            probe: None,
+            stop: false,
+        };
+        crate::triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
+    }
+
+    /// The world, for scripted changes (tools and tests). Changes that triggers should see
+    /// go through `crate::triggers::script`.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
     }
 
     /// Runs `n` ticks.
@@ -443,10 +537,13 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         let Some(target) = w.npcs[i].target else {
             continue;
         };
+        if w.npcs[i].removed {
+            continue;
+        }
         let pos = w.pos[i];
         let to = target - pos;
         let d = to.length();
-        let speed = p.npcs[i].speed;
+        let speed = p.npcs[w.npcs[i].proto as usize].speed;
         if d < 1e-9 || speed <= 0.0 {
             continue;
         }
@@ -493,6 +590,7 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         np.x = np.x.clamp(b.min.x, b.max.x);
         np.y = np.y.clamp(b.min.y, b.max.y);
         w.pos[i] = np;
+        crate::triggers::moved(p, &mut w.triggers, i as u32);
         moved[i] = true;
     }
     // Areas entered and left (every NPC when dynamic areas came or went).

@@ -96,6 +96,9 @@ pub struct ObjectInfo {
     pub kind: Sym,
     pub pos: Vec2,
     pub radius: f64,
+    pub open: bool,
+    pub locked: bool,
+    pub state: Sym,
 }
 
 /// An NPC's initial state, compiled.
@@ -109,6 +112,14 @@ pub struct NpcInfo {
     pub tree: u32,
     pub blackboard: Vec<Value>,
     pub inboxes: Vec<Sym>,
+    /// Starting and maximum health.
+    pub health: f64,
+    /// Sorted.
+    pub items: Vec<Sym>,
+    /// Sorted.
+    pub equipped: Vec<Sym>,
+    /// Not placed in the world; copied by `spawn`.
+    pub prototype: bool,
 }
 
 /// A compiled pack, shared (read-only) by every session that runs it.
@@ -147,6 +158,8 @@ pub struct Program {
     pub events: crate::events::Library,
     /// Conversation casts (background conversations).
     pub talk: crate::talk::TalkProgram,
+    /// Compiled trigger systems.
+    pub triggers: crate::triggers::TriggerProgram,
 }
 
 impl Program {
@@ -213,15 +226,16 @@ impl Program {
         b.npcs();
         b.events();
         b.talk();
+        crate::triggers::compile::build(&mut b);
         b.editor();
         (b.p, b.diags)
     }
 }
 
-struct Builder<'a> {
-    p: Program,
-    diags: Vec<Diagnostic>,
-    pack: &'a Pack,
+pub(crate) struct Builder<'a> {
+    pub(crate) p: Program,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) pack: &'a Pack,
 }
 
 impl Resolver for Builder<'_> {
@@ -356,6 +370,7 @@ impl Builder<'_> {
             let pos = self.point(key(&path, "pos"), o.pos);
             let radius = self.number(key(&path, "radius"), o.radius, 0.0, 1.0e5, "`radius`");
             let kind = self.intern(&o.kind);
+            let state = self.intern(o.state.as_deref().unwrap_or(""));
             let idx = self.p.objects.len() as u32;
             self.p
                 .entity_index
@@ -365,6 +380,9 @@ impl Builder<'_> {
                 kind,
                 pos,
                 radius,
+                open: o.open,
+                locked: o.locked,
+                state,
             });
         }
         for (i, a) in self.pack.areas.iter().enumerate() {
@@ -823,7 +841,19 @@ impl Builder<'_> {
                     inboxes.push(s);
                 }
             }
+            let health = self.number(key(&path, "health"), n.health, 0.0, 1.0e9, "`health`");
+            let mut items: Vec<Sym> = n.items.iter().map(|t| self.intern(t)).collect();
+            let mut equipped: Vec<Sym> = n.equipped.iter().map(|t| self.intern(t)).collect();
+            equipped.sort_unstable();
+            equipped.dedup();
+            items.extend_from_slice(&equipped);
+            items.sort_unstable();
+            items.dedup();
             self.p.npcs.push(NpcInfo {
+                health,
+                items,
+                equipped,
+                prototype: n.prototype,
                 id: n.id.clone(),
                 name: n.name.clone().unwrap_or_else(|| n.id.clone()),
                 pos,
@@ -1008,6 +1038,9 @@ impl crate::world::respond::ResponseCompiler for Builder<'_> {
     }
     fn event(&self, id: &str) -> Option<u32> {
         self.p.events.event(id)
+    }
+    fn lookup(&self, id: &str) -> Option<EntityId> {
+        self.p.entity(id)
     }
 }
 

@@ -3,9 +3,9 @@
 use super::probe::Out;
 use super::{Program, TraceEvent, World};
 use crate::pack::Diagnostic;
-use crate::pack::Response;
 use crate::pack::diag::key;
-use crate::value::{EntityId, Sym};
+use crate::pack::{DoorAction, Response};
+use crate::value::{EntityId, Sym, Vec2};
 
 /// A response with its names resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +60,58 @@ pub enum CResponse {
         event: u32,
         success: bool,
     },
+    Door {
+        object: u32,
+        action: DoorAction,
+    },
+    ObjectState {
+        object: u32,
+        state: Sym,
+    },
+    /// `npc`: the prototype (a declared NPC) copied.
+    Spawn {
+        npc: u32,
+        count: u32,
+        at: SpawnAt,
+        spread: f64,
+    },
+    /// NPC index: the NPC and every spawned copy of it.
+    Remove {
+        npc: u32,
+    },
+    Kill {
+        npc: u32,
+    },
+    Damage {
+        npc: u32,
+        amount: f64,
+    },
+    Heal {
+        npc: u32,
+        amount: f64,
+    },
+    GiveItem {
+        npc: u32,
+        item: Sym,
+    },
+    /// Global trigger index.
+    ResetTrigger {
+        trigger: u32,
+    },
+    CompleteLevel,
 }
+
+/// Where spawned NPCs appear.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpawnAt {
+    Point(Vec2),
+    Entity(EntityId),
+    /// The prototype's declared position.
+    Home,
+}
+
+/// Most NPCs one `spawn` response makes.
+pub const MAX_SPAWN: u32 = 1000;
 
 /// What compiling a response needs from the program being built.
 pub trait ResponseCompiler {
@@ -74,6 +125,55 @@ pub trait ResponseCompiler {
     fn push(&mut self, d: Diagnostic);
     /// Library index of a story event.
     fn event(&self, id: &str) -> Option<u32>;
+    /// An entity by id.
+    fn lookup(&self, id: &str) -> Option<EntityId>;
+    /// What `self` means where the response is written (a trigger's owner); None: nothing.
+    fn owner(&self) -> EntityId {
+        EntityId::None
+    }
+    /// A trigger by id, as seen from where the response is written.
+    fn trigger(&self, _id: &str) -> Option<u32> {
+        None
+    }
+}
+
+/// An NPC named in a response: its id, or `self` when the owner is an NPC.
+fn npc_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32> {
+    let found = match (id, c.owner()) {
+        ("self", EntityId::Npc(n)) => Some(n),
+        _ => c.npc(id),
+    };
+    if found.is_none() {
+        c.push(Diagnostic::error(path, format!("unknown NPC `{id}`")));
+    }
+    found
+}
+
+/// A world object named in a response: its id, or `self` when the owner is an object.
+fn object_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32> {
+    let found = match (id, c.owner()) {
+        ("self", EntityId::Object(o)) => Some(o),
+        _ => match c.lookup(id) {
+            Some(EntityId::Object(o)) => Some(o),
+            _ => None,
+        },
+    };
+    if found.is_none() {
+        c.push(Diagnostic::error(path, format!("unknown object `{id}`")));
+    }
+    found
+}
+
+fn amount(c: &mut dyn ResponseCompiler, x: f64, path: &str) -> Option<f64> {
+    if x.is_finite() && (0.0..=1.0e9).contains(&x) {
+        Some(x)
+    } else {
+        c.push(Diagnostic::error(
+            path,
+            format!("an amount must be between 0 and 1e9, found {x}"),
+        ));
+        None
+    }
 }
 
 /// Compiles one response found at `path`; reports problems and returns None for bad ones.
@@ -158,6 +258,105 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
                 _ => CResponse::StartEvent { event: i },
             }
         }
+        Response::Door { object, action } => CResponse::Door {
+            object: object_ref(c, object, &key(path, "object"))?,
+            action: *action,
+        },
+        Response::SetObjectState { object, state } => CResponse::ObjectState {
+            object: object_ref(c, object, &key(path, "object"))?,
+            state: c.intern(state),
+        },
+        Response::Spawn {
+            npc,
+            count,
+            at,
+            near,
+            spread,
+        } => {
+            let proto = npc_ref(c, npc, &key(path, "npc"));
+            if *count == 0 || *count > MAX_SPAWN {
+                c.push(Diagnostic::error(
+                    key(path, "count"),
+                    format!("`count` must be between 1 and {MAX_SPAWN}, found {count}"),
+                ));
+                return None;
+            }
+            let spread = amount(c, *spread, &key(path, "spread"))?;
+            let at = match (at, near) {
+                (Some(_), Some(_)) => {
+                    c.push(Diagnostic::error(path, "give `at` or `near`, not both"));
+                    return None;
+                }
+                (Some(p), None) => {
+                    let ok = [p.x, p.y]
+                        .iter()
+                        .all(|v| v.is_finite() && v.abs() <= crate::world::program::MAX_COORD);
+                    if !ok {
+                        c.push(Diagnostic::error(
+                            key(path, "at"),
+                            "coordinate out of range",
+                        ));
+                        return None;
+                    }
+                    SpawnAt::Point(Vec2::new(p.x, p.y))
+                }
+                (None, Some(id)) => {
+                    let e = if id == "self" {
+                        Some(c.owner()).filter(|e| *e != EntityId::None)
+                    } else {
+                        c.lookup(id)
+                    };
+                    match e {
+                        Some(e) => SpawnAt::Entity(e),
+                        None => {
+                            c.push(Diagnostic::error(
+                                key(path, "near"),
+                                format!("unknown entity `{id}`"),
+                            ));
+                            return None;
+                        }
+                    }
+                }
+                (None, None) => SpawnAt::Home,
+            };
+            CResponse::Spawn {
+                npc: proto?,
+                count: *count,
+                at,
+                spread,
+            }
+        }
+        Response::Remove { npc } => CResponse::Remove {
+            npc: npc_ref(c, npc, &key(path, "npc"))?,
+        },
+        Response::Kill { npc } => CResponse::Kill {
+            npc: npc_ref(c, npc, &key(path, "npc"))?,
+        },
+        Response::Damage { npc, amount: a } => {
+            let n = npc_ref(c, npc, &key(path, "npc"));
+            let a = amount(c, *a, &key(path, "amount"))?;
+            CResponse::Damage { npc: n?, amount: a }
+        }
+        Response::Heal { npc, amount: a } => {
+            let n = npc_ref(c, npc, &key(path, "npc"));
+            let a = amount(c, *a, &key(path, "amount"))?;
+            CResponse::Heal { npc: n?, amount: a }
+        }
+        Response::GiveItem { npc, item } => CResponse::GiveItem {
+            npc: npc_ref(c, npc, &key(path, "npc"))?,
+            item: c.intern(item),
+        },
+        Response::ResetTrigger { trigger } => match c.trigger(trigger) {
+            Some(t) => CResponse::ResetTrigger { trigger: t },
+            None => {
+                c.push(Diagnostic::error(
+                    key(path, "trigger"),
+                    format!("unknown trigger `{trigger}`"),
+                ));
+                return None;
+            }
+        },
+        Response::CompleteLevel => CResponse::CompleteLevel,
     })
 }
 
@@ -215,6 +414,64 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
         CResponse::StartEvent { event } => crate::events::exec::start_event(p, w, event, out),
         CResponse::EndEvent { event, success } => {
             crate::events::exec::end_event(p, w, event, success, out)
+        }
+        CResponse::Door { object, action } => crate::triggers::door(p, w, object, action, out),
+        CResponse::ObjectState { object, state } => {
+            if let Some(o) = w.objects.get_mut(object as usize)
+                && o.state != state
+            {
+                o.state = state;
+                out.emit(
+                    p,
+                    w,
+                    None,
+                    TraceEvent::ObjectState {
+                        tick,
+                        object,
+                        state,
+                    },
+                );
+            }
+        }
+        CResponse::Spawn {
+            npc,
+            count,
+            at,
+            spread,
+        } => crate::triggers::spawn(p, w, npc, count, at, spread, out),
+        CResponse::Remove { npc } => {
+            for i in crate::triggers::live_copies(p, w, npc) {
+                crate::triggers::remove(p, w, i, out);
+            }
+        }
+        CResponse::Kill { npc } => {
+            for i in crate::triggers::live_copies(p, w, npc) {
+                crate::triggers::set_health(p, w, i, 0.0, from, out);
+            }
+        }
+        CResponse::Damage { npc, amount } => {
+            for i in crate::triggers::live_copies(p, w, npc) {
+                let h = w.npcs[i as usize].health - amount;
+                crate::triggers::set_health(p, w, i, h, from, out);
+            }
+        }
+        CResponse::Heal { npc, amount } => {
+            for i in crate::triggers::live_copies(p, w, npc) {
+                let h = w.npcs[i as usize].health + amount;
+                crate::triggers::set_health(p, w, i, h, from, out);
+            }
+        }
+        CResponse::GiveItem { npc, item } => {
+            for i in crate::triggers::live_copies(p, w, npc) {
+                crate::triggers::give(p, w, i, item, out);
+            }
+        }
+        CResponse::ResetTrigger { trigger } => crate::triggers::reset(p, w, trigger),
+        CResponse::CompleteLevel => {
+            if !w.triggers.level_complete {
+                w.triggers.level_complete = true;
+                out.emit(p, w, None, TraceEvent::LevelComplete { tick });
+            }
         }
     }
 }

@@ -2,9 +2,10 @@
 
 use serde_json::json;
 
-use super::Program;
+use super::{Program, World};
 use crate::areas::{self, RequestOutcome};
 use crate::bt::Status;
+use crate::pack::DoorAction;
 use crate::value::{EntityId, Sym};
 
 /// One thing that happened in the world.
@@ -217,6 +218,62 @@ pub enum TraceEvent {
         group: u32,
         parts: u32,
     },
+    /// A trigger fired (`picked`: the response it picked at random, or `u32::MAX` = all).
+    Trigger {
+        tick: u64,
+        trigger: u32,
+        picked: u32,
+    },
+    /// A trigger was reset and became true again in the tick it already fired in: the
+    /// reset loop was cut off.
+    TriggerLoop {
+        tick: u64,
+        trigger: u32,
+    },
+    /// A door (world object) was opened, closed, locked or unlocked.
+    Door {
+        tick: u64,
+        object: u32,
+        action: DoorAction,
+    },
+    /// A world object's free-form state changed.
+    ObjectState {
+        tick: u64,
+        object: u32,
+        state: Sym,
+    },
+    /// An NPC was spawned (a copy of a prototype).
+    Spawn {
+        tick: u64,
+        npc: u32,
+    },
+    /// An NPC was removed from the world.
+    Remove {
+        tick: u64,
+        npc: u32,
+    },
+    /// An NPC's health changed.
+    Health {
+        tick: u64,
+        npc: u32,
+        health: f64,
+    },
+    /// An NPC died (`by`: the NPC that killed it, `u32::MAX` = nobody).
+    Died {
+        tick: u64,
+        npc: u32,
+        by: u32,
+    },
+    /// An NPC was given an item.
+    Item {
+        tick: u64,
+        npc: u32,
+        item: Sym,
+    },
+    /// A response completed the level.
+    LevelComplete {
+        tick: u64,
+    },
 }
 
 impl TraceEvent {
@@ -255,7 +312,17 @@ impl TraceEvent {
             | TraceEvent::GroupJoin { tick, .. }
             | TraceEvent::GroupLeave { tick, .. }
             | TraceEvent::GroupSplit { tick, .. }
-            | TraceEvent::GroupMerge { tick, .. } => tick,
+            | TraceEvent::GroupMerge { tick, .. }
+            | TraceEvent::Trigger { tick, .. }
+            | TraceEvent::TriggerLoop { tick, .. }
+            | TraceEvent::Door { tick, .. }
+            | TraceEvent::ObjectState { tick, .. }
+            | TraceEvent::Spawn { tick, .. }
+            | TraceEvent::Remove { tick, .. }
+            | TraceEvent::Health { tick, .. }
+            | TraceEvent::Died { tick, .. }
+            | TraceEvent::Item { tick, .. }
+            | TraceEvent::LevelComplete { tick } => tick,
         }
     }
 }
@@ -282,8 +349,21 @@ fn npc(p: &Program, i: u32) -> &str {
     p.npcs.get(i as usize).map_or("", |n| n.id.as_str())
 }
 
-/// One trace event as a JSON object.
+/// One trace event as a JSON object. NPCs spawned at run time are named only by
+/// [`trace_value_in`], which knows the world.
 pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
+    trace_value_in(p, None, ev)
+}
+
+/// One trace event as a JSON object, naming spawned NPCs (`rat#3`) from the world.
+pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_json::Value {
+    // Shadows the plain helper so that every arm names spawned NPCs too.
+    let npc = |p: &Program, i: u32| -> String {
+        match w {
+            Some(w) => crate::triggers::npc_name(p, w, i),
+            None => npc(p, i).to_string(),
+        }
+    };
     match *ev {
         TraceEvent::Status {
             tick,
@@ -467,9 +547,47 @@ pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
             parts,
         } => json!({"tick": tick, "kind": "group_merge", "npc": npc(p, n), "group": group,
                     "parts": parts}),
+        TraceEvent::Trigger {
+            tick,
+            trigger,
+            picked,
+        } => crate::triggers::trace_json(p, tick, trigger, picked),
+        TraceEvent::TriggerLoop { tick, trigger } => json!({"tick": tick, "kind": "trigger_loop",
+            "trigger": p.triggers.trigger_id(trigger)}),
+        TraceEvent::Door {
+            tick,
+            object,
+            action,
+        } => json!({"tick": tick, "kind": "door",
+            "object": p.objects.get(object as usize).map(|o| o.id.as_str()),
+            "action": action.name()}),
+        TraceEvent::ObjectState {
+            tick,
+            object,
+            state,
+        } => json!({"tick": tick, "kind": "object_state",
+            "object": p.objects.get(object as usize).map(|o| o.id.as_str()),
+            "state": p.sym(state)}),
+        TraceEvent::Spawn { tick, npc: n } => {
+            json!({"tick": tick, "kind": "spawn", "npc": npc(p, n)})
+        }
+        TraceEvent::Remove { tick, npc: n } => {
+            json!({"tick": tick, "kind": "remove", "npc": npc(p, n)})
+        }
+        TraceEvent::Health {
+            tick,
+            npc: n,
+            health,
+        } => json!({"tick": tick, "kind": "health", "npc": npc(p, n), "health": health}),
+        TraceEvent::Died { tick, npc: n, by } => json!({"tick": tick, "kind": "died",
+            "npc": npc(p, n), "by": (by != u32::MAX).then(|| npc(p, by))}),
+        TraceEvent::Item { tick, npc: n, item } => {
+            json!({"tick": tick, "kind": "item", "npc": npc(p, n), "item": p.sym(item)})
+        }
+        TraceEvent::LevelComplete { tick } => json!({"tick": tick, "kind": "level_complete"}),
     }
 }
 
-pub(super) fn to_json(p: &Program, ev: &TraceEvent) -> String {
-    trace_value(p, ev).to_string()
+pub(super) fn to_json(p: &Program, w: &World, ev: &TraceEvent) -> String {
+    trace_value_in(p, Some(w), ev).to_string()
 }
