@@ -165,3 +165,66 @@ fn responses_change_flags_counters_and_send_messages() {
         1
     );
 }
+
+/// The four runtimes cooperate through one response vocabulary: a trigger starts a story
+/// event and places a dynamic smart area; the event's effect sets a flag an NPC tree reads.
+#[test]
+fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "together",
+      "world": {"dt": 0.1, "scenario": "s",
+        "npcs": [{"id": "hero", "pos": [50, 50], "tree": "idle"}]},
+      "trees": [{"id": "idle", "root": {"id": "w", "type": "wait", "seconds": 1000}}],
+      "areas": [{"id": "scene", "dynamic": true,
+                 "shape": {"rect": {"min": [0, 0], "max": [10, 10]}}}],
+      "events": [{"id": "murder", "title": "A murder", "not_before": 0, "not_after": 100,
+                  "ended_by": "world",
+                  "on_success": [{"do": "set_flag", "flag": "solved", "value": true}]}],
+      "scenarios": [{"id": "s", "events": ["murder"], "launch_probability": 0,
+                     "ticks_per_day": 10}],
+      "triggers": [{"id": "story", "owner": "world", "triggers": [
+        {"id": "crime", "single_shot": true,
+         "when": {"type": "flag", "flag": "crime"},
+         "responses": [
+           {"do": "start_event", "event": "murder"},
+           {"do": "create_area", "prototype": "scene", "at": [50, 50], "seconds": 1}]},
+        {"id": "solve", "single_shot": true,
+         "when": {"type": "flag", "flag": "caught"},
+         "responses": [{"do": "end_event", "event": "murder", "outcome": "success"}]}]}]}"#;
+    let l = load_str(text);
+    let errors: Vec<_> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mut s = Session::from_pack(&l.pack.expect("pack"), 1).expect("session");
+    s.set_tracing(true);
+    s.run(3);
+    let kinds = |s: &Session| -> Vec<String> {
+        s.trace()
+            .iter()
+            .map(|e| s.trace_json(e))
+            .filter(|j| !j.contains(r#""kind":"status""#))
+            .collect()
+    };
+    assert!(kinds(&s).iter().all(|j| !j.contains("event_launch")), "launch probability 0");
+    let crime = s.program().flags.get("crime").expect("flag") as usize;
+    s.world_mut().flags[crime] = true;
+    s.clear_trace();
+    s.step();
+    let k = kinds(&s);
+    let pos = |needle: &str| {
+        k.iter()
+            .position(|j| j.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle} in {k:#?}"))
+    };
+    assert!(pos(r#""kind":"trigger""#) < pos(r#""kind":"event_launch""#));
+    assert!(pos(r#""kind":"event_launch""#) < pos(r#""kind":"area_created""#));
+    pos(r#""kind":"enter""#);
+    let caught = s.program().flags.get("caught").expect("flag") as usize;
+    s.world_mut().flags[caught] = true;
+    s.clear_trace();
+    s.step();
+    let k = kinds(&s);
+    assert!(k.iter().any(|j| j.contains(r#""kind":"event_end""#) && j.contains("success")));
+    let solved = s.program().flags.get("solved").expect("flag") as usize;
+    assert!(s.world().flags[solved], "the event's success effect ran");
+    s.run(10);
+    assert!(s.world().dyn_areas.is_empty(), "the scene expired");
+}
