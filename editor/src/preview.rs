@@ -248,7 +248,7 @@ pub fn preview_ui(
         drawn.push(x.to_screen(at));
     }
     for (i, npc) in w.npcs.iter().enumerate() {
-        let (Some(&s), Some(target)) = (drawn.get(i), npc.target) else {
+        let (Some(&s), Some(target), false) = (drawn.get(i), npc.target, npc.removed) else {
             continue;
         };
         let t = x.to_screen(target);
@@ -264,8 +264,13 @@ pub fn preview_ui(
         painter.line_segment([t + vec2(-d, d), t + vec2(d, -d)], Stroke::new(1.5, color));
     }
     let selected_idx = selected.as_deref().and_then(|id| p.npc_index(id));
-    for (i, (info, npc)) in p.npcs.iter().zip(&w.npcs).enumerate() {
+    // Every NPC in the world, spawned copies (`rat#3`) included; removed ones are gone.
+    for (i, npc) in w.npcs.iter().enumerate() {
         let Some(&s) = drawn.get(i) else { continue };
+        if npc.removed {
+            continue;
+        }
+        let name = w.npc_name(p, i as u32);
         let color = npc_color(i);
         if selected_idx == Some(i as u32) {
             painter.circle_filled(s, npc_r + 7.0, Color32::from_white_alpha(30));
@@ -275,7 +280,7 @@ pub fn preview_ui(
         painter.text(
             s + vec2(npc_r + 4.0, -npc_r - 2.0),
             Align2::LEFT_BOTTOM,
-            &info.id,
+            &name,
             FontId::proportional(13.0),
             Color32::from_gray(235),
         );
@@ -292,7 +297,7 @@ pub fn preview_ui(
             }
             None => {}
         }
-        view.last_npcs.push((info.id.clone(), s));
+        view.last_npcs.push((name, s));
     }
 
     // Picking.

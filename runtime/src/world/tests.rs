@@ -203,7 +203,10 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
             .filter(|j| !j.contains(r#""kind":"status""#))
             .collect()
     };
-    assert!(kinds(&s).iter().all(|j| !j.contains("event_launch")), "launch probability 0");
+    assert!(
+        kinds(&s).iter().all(|j| !j.contains("event_launch")),
+        "launch probability 0"
+    );
     let crime = s.program().flags.get("crime").expect("flag") as usize;
     s.world_mut().flags[crime] = true;
     s.clear_trace();
@@ -222,7 +225,10 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
     s.clear_trace();
     s.step();
     let k = kinds(&s);
-    assert!(k.iter().any(|j| j.contains(r#""kind":"event_end""#) && j.contains("success")));
+    assert!(
+        k.iter()
+            .any(|j| j.contains(r#""kind":"event_end""#) && j.contains("success"))
+    );
     let solved = s.program().flags.get("solved").expect("flag") as usize;
     assert!(s.world().flags[solved], "the event's success effect ran");
     s.run(10);
