@@ -294,26 +294,7 @@ fn events(path: &Path, scenario: Option<&str>, script: Option<&Path>) -> anyhow:
     else {
         return Ok(ExitCode::from(1));
     };
-    let mut input: Box<dyn std::io::BufRead> = match script {
-        Some(f) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
-        )),
-        None => Box::new(std::io::BufReader::new(std::io::stdin())),
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if let Some(reply) = session.line(&line) {
-            writeln!(out, "{reply}")?;
-            out.flush()?;
-        }
-    }
+    each_line(script, |line| session.line(line))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -365,47 +346,17 @@ fn debug(
     script: Option<&Path>,
     config: SnapshotConfig,
 ) -> anyhow::Result<ExitCode> {
-    let loaded = pack::load_file(path);
-    let Some(p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot debug a pack with errors", path.display());
-        return Ok(ExitCode::from(1));
-    };
-    let session = match Session::from_pack(&p, seed) {
-        Ok(s) => s,
-        Err(diags) => {
-            print_diags(path, &diags);
-            return Ok(ExitCode::from(1));
-        }
+    let (p, session) = match open_session(path, seed, None, "debug") {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
     };
     let mut dbg = Debugger::new(session, config);
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         eprintln!("warning: saved breakpoint {id} ignored: {e}");
     }
-    let mut input: Box<dyn std::io::BufRead> = match script {
-        Some(f) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
-        )),
-        None => Box::new(std::io::BufReader::new(std::io::stdin())),
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        // Lines that are not UTF-8 are read lossily: they then fail as JSON, with a reply.
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if let Some(reply) = protocol::handle_line(&mut dbg, &line) {
-            writeln!(out, "{reply}")?;
-            out.flush()?;
-        }
-    }
+    each_line(script, |line| {
+        protocol::handle_line(&mut dbg, line).map(|r| r.to_string())
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -569,21 +520,9 @@ fn talk(
 
 fn triggers(path: &Path, events: &Path, seed: u64, explain: &[String]) -> anyhow::Result<ExitCode> {
     use townsfolk_runtime::triggers::{self, script};
-    let loaded = pack::load_file(path);
-    let Some(p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot run a pack with errors", path.display());
-        return Ok(ExitCode::from(1));
-    };
-    let mut session = match Session::from_pack(&p, seed) {
-        Ok(s) => s,
-        Err(diags) => {
-            print_diags(path, &diags);
-            return Ok(ExitCode::from(1));
-        }
+    let (_, mut session) = match open_session(path, seed, None, "run") {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
     };
     let mut wanted = Vec::new();
     for id in explain {
@@ -625,6 +564,64 @@ fn triggers(path: &Path, events: &Path, seed: u64, explain: &[String]) -> anyhow
         eprintln!("warning: {problem}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Loads a pack and starts a session of it (with `dt` overriding its tick length). A pack
+/// with errors is refused: its diagnostics are printed and the exit code to return comes back.
+fn open_session(
+    path: &Path,
+    seed: u64,
+    dt: Option<f64>,
+    what: &str,
+) -> Result<(pack::Pack, Session), ExitCode> {
+    let loaded = pack::load_file(path);
+    let Some(mut p) = loaded
+        .pack
+        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
+    else {
+        print_diags(path, &loaded.diagnostics);
+        eprintln!("{}: cannot {what} a pack with errors", path.display());
+        return Err(ExitCode::from(1));
+    };
+    if let Some(dt) = dt {
+        p.world.dt = dt;
+    }
+    match Session::from_pack(&p, seed) {
+        Ok(s) => Ok((p, s)),
+        Err(diags) => {
+            print_diags(path, &diags);
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// Reads commands line by line (from `script`, or standard input) and prints each reply on
+/// its own line. Lines that are not UTF-8 are read lossily (they then fail to parse, with a
+/// reply).
+fn each_line(
+    script: Option<&Path>,
+    mut reply: impl FnMut(&str) -> Option<String>,
+) -> anyhow::Result<()> {
+    let mut input: Box<dyn std::io::BufRead> = match script {
+        Some(f) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        if let Some(r) = reply(&String::from_utf8_lossy(&buf)) {
+            writeln!(out, "{r}")?;
+            out.flush()?;
+        }
+    }
+    Ok(())
 }
 
 fn print_diags(file: &Path, diags: &[Diagnostic]) {
@@ -731,24 +728,9 @@ fn simulate(
         eprintln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
         return Ok(ExitCode::from(1));
     }
-    let loaded = pack::load_file(path);
-    let Some(mut p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot run a pack with errors", path.display());
-        return Ok(ExitCode::from(1));
-    };
-    if let Some(dt) = dt {
-        p.world.dt = dt;
-    }
-    let mut session = match Session::from_pack(&p, seed) {
-        Ok(s) => s,
-        Err(diags) => {
-            print_diags(path, &diags);
-            return Ok(ExitCode::from(1));
-        }
+    let (_, mut session) = match open_session(path, seed, dt, "run") {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
     };
     let mut out = match trace {
         Some(t) => {
