@@ -186,7 +186,10 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
          "when": {"type": "flag", "flag": "crime"},
          "responses": [
            {"do": "start_event", "event": "murder"},
-           {"do": "create_area", "prototype": "scene", "at": [50, 50], "seconds": 1}]},
+           {"do": "create_area", "prototype": "scene", "at": [50, 50]}]},
+        {"id": "clean", "single_shot": true,
+         "when": {"type": "flag", "flag": "cleanup"},
+         "responses": [{"do": "remove_area", "prototype": "scene"}]},
         {"id": "solve", "single_shot": true,
          "when": {"type": "flag", "flag": "caught"},
          "responses": [{"do": "end_event", "event": "murder", "outcome": "success"}]}]}]}"#;
@@ -232,5 +235,13 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
     let solved = s.program().flags.get("solved").expect("flag") as usize;
     assert!(s.world().flags[solved], "the event's success effect ran");
     s.run(10);
-    assert!(s.world().dyn_areas.is_empty(), "the scene expired");
+    assert_eq!(s.world().dyn_areas.len(), 1, "no lifetime: the scene stays");
+    let cleanup = s.program().flags.get("cleanup").expect("flag") as usize;
+    s.world_mut().flags[cleanup] = true;
+    s.clear_trace();
+    s.step();
+    let k = kinds(&s);
+    assert!(k.iter().any(|j| j.contains(r#""kind":"area_removed""#)), "{k:#?}");
+    assert!(k.iter().any(|j| j.contains(r#""kind":"exit""#)), "the hero leaves it");
+    assert!(s.world().dyn_areas.is_empty());
 }
