@@ -419,10 +419,23 @@ fn npc_ui(ui: &mut egui::Ui, doc: &Document, session: &Session, i: usize) {
                 if tree.nodes.is_empty() {
                     ui.label(RichText::new("Every node is disabled.").weak());
                 }
-                for (k, node) in tree.nodes.iter().enumerate() {
-                    let status = npc.instance.status.get(k).copied().unwrap_or_default();
-                    let (origin_tree, node_id) = p.node_origin(npc.instance.tree, k);
-                    let meta = doc.node(origin_tree, node_id);
+                // The NPC's own tree, with each adopted behavior under the request node
+                // that holds it, and the area handlers running for it.
+                let nodes = townsfolk_runtime::debug::live_nodes(p, w, i as u32, None);
+                for node in &nodes {
+                    if let Some(g) = &node.graft {
+                        ui.horizontal(|ui| {
+                            ui.add_space(f32::from(node.depth) * 12.0);
+                            ui.label(
+                                RichText::new(format!("↳ {g}"))
+                                    .small()
+                                    .italics()
+                                    .color(Color32::from_rgb(150, 190, 255)),
+                            );
+                        });
+                    }
+                    let status = node.status;
+                    let meta = doc.node(&node.tree, &node.id);
                     let type_name = meta.map_or("?", |m| m.type_name);
                     let r = ui.horizontal(|ui| {
                         ui.add_space(f32::from(node.depth) * 12.0);
@@ -433,13 +446,13 @@ fn npc_ui(ui: &mut egui::Ui, doc: &Document, session: &Session, i: usize) {
                             Status::Idle => "·",
                         };
                         ui.label(RichText::new(marker).color(status_color(status)));
-                        ui.label(RichText::new(node_id).color(status_color(status)));
+                        ui.label(RichText::new(&node.id).color(status_color(status)));
                         ui.label(RichText::new(type_name).monospace().small().weak());
-                        if origin_tree != tree.id {
-                            ui.label(RichText::new(format!("↪ {origin_tree}")).small().weak());
+                        if node.tree != tree.id && node.graft.is_none() {
+                            ui.label(RichText::new(format!("↪ {}", node.tree)).small().weak());
                         }
                     });
-                    let mut tip = format!("{type_name} `{node_id}`: {}", status.name());
+                    let mut tip = format!("{type_name} `{}`: {}", node.id, status.name());
                     if let Some(name) = meta.and_then(|m| m.name.as_deref()) {
                         tip.push_str(&format!("\n“{name}”"));
                     }

@@ -113,6 +113,9 @@ pub struct NodeView {
     pub status: Status,
     /// The node the debugger stands at.
     pub current: bool,
+    /// On the root of a grafted behavior or a running handler tree: what it is
+    /// (`adopted drink from pub_red`, `on_enter handler of pub_red`).
+    pub graft: Option<String>,
 }
 
 /// An NPC as the inspector shows it.
@@ -684,27 +687,7 @@ impl Debugger {
         let n = w.npcs.get(npc as usize)?;
         p.npcs.get(n.proto as usize)?;
         let tree = p.trees.get(n.instance.tree as usize);
-        let nodes = tree
-            .map(|t| {
-                t.nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(k, node)| {
-                        let (tid, id) = p.node_origin(n.instance.tree, k);
-                        NodeView {
-                            index: k as u32,
-                            tree: tid.to_string(),
-                            id: id.to_string(),
-                            depth: node.depth,
-                            status: n.instance.status.get(k).copied().unwrap_or_default(),
-                            current: self
-                                .cur
-                                .is_some_and(|c| c.npc == npc && c.node as usize == k),
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let nodes = live_nodes(p, w, npc, self.cur);
         Some(NpcView {
             id: w.npc_name(p, npc),
             tree: tree.map(|t| t.id.clone()).unwrap_or_default(),
@@ -766,6 +749,104 @@ impl Debugger {
         let skip = self.ring.len().saturating_sub(n);
         self.ring.iter().skip(skip).collect()
     }
+}
+
+/// Every node an NPC is running, in display order: its own tree, each behavior it adopted
+/// right under the request node that holds it (nested adoptions too), then the area
+/// handler trees running for it. `cur` marks the node a debugger stands at.
+pub fn live_nodes(
+    p: &Program,
+    w: &crate::world::World,
+    npc: u32,
+    cur: Option<Located>,
+) -> Vec<NodeView> {
+    let Some(n) = w.npcs.get(npc as usize) else {
+        return Vec::new();
+    };
+    struct Walker<'a> {
+        p: &'a Program,
+        n: &'a crate::world::Npc,
+        npc: u32,
+        cur: Option<Located>,
+        out: Vec<NodeView>,
+    }
+    impl Walker<'_> {
+        fn walk(
+            &mut self,
+            inst: &crate::bt::Instance,
+            base: u16,
+            graft: Option<String>,
+            guard: u32,
+        ) {
+            let p = self.p;
+            let Some(tree) = p.trees.get(inst.tree as usize) else {
+                return;
+            };
+            let mut graft = graft;
+            for (k, node) in tree.nodes.iter().enumerate() {
+                let (tid, id) = p.node_origin(inst.tree, k);
+                let (npc, cur) = (self.npc, self.cur);
+                self.out.push(NodeView {
+                    index: k as u32,
+                    tree: tid.to_string(),
+                    id: id.to_string(),
+                    depth: base + node.depth,
+                    status: inst.status.get(k).copied().unwrap_or_default(),
+                    current: cur.is_some_and(|c| {
+                        c.npc == npc && c.tree == inst.tree && c.node as usize == k
+                    }),
+                    graft: graft.take(),
+                });
+                if matches!(node.op, crate::bt::Op::Request { .. }) && guard < 8 {
+                    let key = k as u64 | (u64::from(inst.tree) << 32);
+                    if let Some(tag) = self.n.tags.iter().find(|t| t.node == key) {
+                        let rules = &p.area_rules[crate::areas::proto_of(tag.area) as usize];
+                        let what = rules
+                            .templates
+                            .get(tag.template as usize)
+                            .map_or("?", |t| p.sym(t.name));
+                        let label = format!(
+                            "adopted `{what}` from {}{}",
+                            crate::areas::area_name(p, tag.area),
+                            if tag.overridable {
+                                " (overridable)"
+                            } else {
+                                ""
+                            }
+                        );
+                        self.walk(&tag.instance, base + node.depth + 1, Some(label), guard + 1);
+                    }
+                }
+            }
+        }
+    }
+    let mut wk = Walker {
+        p,
+        n,
+        npc,
+        cur,
+        out: Vec::new(),
+    };
+    wk.walk(&n.instance, 0, None, 0);
+    let running = w
+        .areas
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as u32, s))
+        .chain(w.dyn_areas.iter().map(|d| (d.id, &d.state)));
+    for (area, st) in running {
+        if let Some((job, inst)) = &st.running
+            && job.npc == npc
+        {
+            let label = format!(
+                "{} handler of {}",
+                job.kind.name(),
+                crate::areas::area_name(p, area)
+            );
+            wk.walk(inst, 0, Some(label), 0);
+        }
+    }
+    wk.out
 }
 
 /// Rough memory of one snapshot of a session's world.

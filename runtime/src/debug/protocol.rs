@@ -188,6 +188,9 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                         if n.current {
                             o["current"] = json!(true);
                         }
+                        if let Some(g) = &n.graft {
+                            o["graft"] = json!(g);
+                        }
                         o
                     })
                     .collect();

@@ -363,3 +363,29 @@ fn protocol_survives_garbage_and_answers_every_line() {
     );
     assert_eq!(d.tick(), 0);
 }
+
+#[test]
+fn inspection_shows_adopted_behaviors_under_their_request_nodes() {
+    let l = load_str(include_str!("../../../samples/daily_life.json"));
+    let mut s = Session::from_pack(&l.pack.expect("sample"), 1).expect("session");
+    // 07:10: Ada walked from home to work; the city's `work` behavior holds, inside it,
+    // the smithy's.
+    s.run(120);
+    let ada = s.program().npc_index("ada").expect("ada");
+    let nodes = live_nodes(s.program(), s.world(), ada, None);
+    let grafts: Vec<(&str, u16, &str)> = nodes
+        .iter()
+        .filter_map(|n| n.graft.as_deref().map(|g| (g, n.depth, n.id.as_str())))
+        .collect();
+    assert_eq!(
+        grafts,
+        [
+            ("adopted `work` from city", 3, "cw_seq"),
+            ("adopted `work` from smithy", 5, "hammer"),
+        ],
+        "{nodes:#?}"
+    );
+    let ask = nodes.iter().position(|n| n.id == "cycle4_work_7_ask").expect("request");
+    assert_eq!(nodes[ask + 1].id, "cw_seq", "the behavior sits right under its request node");
+    assert!(nodes.iter().any(|n| n.id == "hammer" && n.status == Status::Running));
+}

@@ -241,7 +241,13 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
     s.clear_trace();
     s.step();
     let k = kinds(&s);
-    assert!(k.iter().any(|j| j.contains(r#""kind":"area_removed""#)), "{k:#?}");
-    assert!(k.iter().any(|j| j.contains(r#""kind":"exit""#)), "the hero leaves it");
+    assert!(
+        k.iter().any(|j| j.contains(r#""kind":"area_removed""#)),
+        "{k:#?}"
+    );
+    assert!(
+        k.iter().any(|j| j.contains(r#""kind":"exit""#)),
+        "the hero leaves it"
+    );
     assert!(s.world().dyn_areas.is_empty());
 }
