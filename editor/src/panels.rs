@@ -427,7 +427,7 @@ fn npc_ui(ui: &mut egui::Ui, doc: &Document, session: &Session, i: usize) {
                         ui.horizontal(|ui| {
                             ui.add_space(f32::from(node.depth) * 12.0);
                             ui.label(
-                                RichText::new(format!("↳ {g}"))
+                                RichText::new(format!("» {g}"))
                                     .small()
                                     .italics()
                                     .color(Color32::from_rgb(150, 190, 255)),

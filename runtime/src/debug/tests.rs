@@ -385,7 +385,18 @@ fn inspection_shows_adopted_behaviors_under_their_request_nodes() {
         ],
         "{nodes:#?}"
     );
-    let ask = nodes.iter().position(|n| n.id == "cycle4_work_7_ask").expect("request");
-    assert_eq!(nodes[ask + 1].id, "cw_seq", "the behavior sits right under its request node");
-    assert!(nodes.iter().any(|n| n.id == "hammer" && n.status == Status::Running));
+    let ask = nodes
+        .iter()
+        .position(|n| n.id == "cycle4_work_7_ask")
+        .expect("request");
+    assert_eq!(
+        nodes[ask + 1].id,
+        "cw_seq",
+        "the behavior sits right under its request node"
+    );
+    assert!(
+        nodes
+            .iter()
+            .any(|n| n.id == "hammer" && n.status == Status::Running)
+    );
 }
