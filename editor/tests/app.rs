@@ -189,3 +189,23 @@ fn unreadable_input_shows_diagnostics_and_never_panics() {
     h.run_steps(2);
     assert!(has_label_containing(&h, "cannot read file"));
 }
+
+/// The inspector shows the behaviors an NPC adopted from smart areas under the request nodes
+/// that hold them (SPEC §2: "tools must show adopted subtrees live under their request node").
+#[test]
+fn the_inspector_shows_adopted_behaviors_under_their_request_node() {
+    let text = include_str!("../../samples/daily_life.json");
+    let mut h = harness(EditorApp::from_text(text, "daily_life.json"));
+    h.key_press(Key::Space); // pause, then step deterministically
+    h.run_steps(2);
+    for _ in 0..120 {
+        h.key_press(Key::Period);
+        h.run_steps(1);
+    }
+    h.get_by_label("ada  ·  cycle4").click();
+    h.run_steps(3);
+    assert_eq!(h.state().selected_npc(), Some("ada"));
+    assert!(has_label_containing(&h, "adopted `work` from city"));
+    assert!(has_label_containing(&h, "adopted `work` from smithy"));
+    assert!(has_label_containing(&h, "hammer"));
+}
