@@ -555,3 +555,31 @@ fn sweeps_parse_and_apply() {
             .is_err()
     );
 }
+
+#[test]
+fn floor_i64_matches_floor_cast() {
+    let xs = [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        2.999_999,
+        -2.000_001,
+        1e15 + 0.5,
+        -1e15 - 0.5,
+        9.3e18,
+        -9.3e18,
+        1e300,
+        -1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+    ];
+    for x in xs {
+        assert_eq!(super::floor_i64(x), x.floor() as i64, "{x}");
+    }
+}
