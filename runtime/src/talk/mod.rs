@@ -299,6 +299,8 @@ struct Scratch {
     fill: Vec<u32>,
     triples: Vec<(u32, u32, u32)>,
     counts: Vec<(u32, u32, u32)>,
+    sort_tmp: Vec<(u32, u32, u32)>,
+    hist: Vec<u32>,
     taken: HashSet<u32>,
     root_label: Vec<u32>,
 }
@@ -1390,6 +1392,38 @@ fn discard_all(p: &Program, w: &mut World) {
     }
 }
 
+/// Stable counting sort of `v` by `key` (below `buckets`); `tmp` and `hist` are scratch.
+/// Leaves `v` as it is when every key is the same.
+fn counting_sort<T: Copy>(
+    v: &mut [T],
+    tmp: &mut Vec<T>,
+    hist: &mut Vec<u32>,
+    buckets: usize,
+    key: impl Fn(&T) -> usize,
+) {
+    if v.len() < 2 {
+        return;
+    }
+    hist.clear();
+    hist.resize(buckets + 1, 0);
+    for x in v.iter() {
+        hist[key(x) + 1] += 1;
+    }
+    if hist.iter().any(|&c| c as usize == v.len()) {
+        return;
+    }
+    for b in 0..buckets {
+        hist[b + 1] += hist[b];
+    }
+    tmp.clear();
+    tmp.extend_from_slice(v);
+    for x in tmp.iter() {
+        let k = key(x);
+        v[hist[k] as usize] = *x;
+        hist[k] += 1;
+    }
+}
+
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
         let up = parent[parent[x as usize] as usize];
@@ -1449,7 +1483,18 @@ fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     t.stats.group_samples += 1;
     t.stats.groups_seen += groups;
     t.stats.group_size_sum += size_sum;
-    s.triples.sort_unstable();
+    // Sorted by (old, root, member) in linear time: pushed by member, then stable counting
+    // sorts by root and by the old label's bytes (members are distinct: one order only).
+    let mut triples = std::mem::take(&mut s.triples);
+    counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, n, |t| {
+        t.1 as usize
+    });
+    for shift in [0, 8, 16, 24] {
+        counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, 256, |t| {
+            (t.0 >> shift) as usize & 0xFF
+        });
+    }
+    s.triples = triples;
     // Splits: an old group with two or more members in each of two or more new groups.
     // `counts` collects (root, old, members) for merges and labels.
     s.counts.clear();
@@ -1486,7 +1531,12 @@ fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     }
     // Labels: each new group keeps the label most of its members had (if still free);
     // merges: a new group with two or more members from each of two or more old groups.
-    s.counts.sort_unstable();
+    // Pushed by (old, root): a stable sort by root gives (root, old), each pair once.
+    let mut counts = std::mem::take(&mut s.counts);
+    counting_sort(&mut counts, &mut s.sort_tmp, &mut s.hist, n, |t| {
+        t.0 as usize
+    });
+    s.counts = counts;
     // Only membership is asked of `taken`: its order never matters.
     s.taken.clear();
     s.root_label.iter_mut().for_each(|l| *l = NONE);
