@@ -280,7 +280,10 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
     let mut now = std::mem::take(&mut w.scratch);
     areas_at(p, w, at, &mut now);
     let was = std::mem::take(&mut w.npcs[i].areas);
-    if was != now {
+    // (Not `was != now`: that calls `memcmp`, whose vector code reads the dangling pointer
+    // of an empty `Vec` under an all-off mask, which some CPUs handle with a slow
+    // microcode assist: it was a third of a crowd's tick.)
+    if was.len() != now.len() || was.iter().zip(&now).any(|(a, b)| a != b) {
         let tick = w.tick;
         // Exits first (by id), then enters.
         for &a in was.iter().filter(|a| now.binary_search(a).is_err()) {

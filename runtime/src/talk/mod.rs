@@ -81,7 +81,11 @@ pub struct Member {
 }
 
 /// Per-character counters, the raw material of [`metrics`].
+///
+/// `repr(C)` with the counters bumped every tick first: they share a cache line with the
+/// rest of a character's per-tick state (see [`Char`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct CharCounters {
     /// Ticks spent speaking.
     pub talk_ticks: u64,
@@ -89,6 +93,10 @@ pub struct CharCounters {
     pub conv_ticks: u64,
     /// Ticks spent speaking while another member of its group spoke too.
     pub overlap_ticks: u64,
+    /// Episodes of simultaneous speech it took part in while speaking, and how many of them
+    /// ended with it still speaking alone.
+    pub overlaps: u64,
+    pub overlaps_won: u64,
     /// Turns taken (starts of speech that are not continuations).
     pub turns: u64,
     /// Segments spoken (turns plus continuations).
@@ -105,60 +113,99 @@ pub struct CharCounters {
     pub feedback_received: u64,
     /// Turn-claiming signals made at a pre-TRP cue.
     pub claims: u64,
-    /// Episodes of simultaneous speech it took part in while speaking, and how many of them
-    /// ended with it still speaking alone.
-    pub overlaps: u64,
-    pub overlaps_won: u64,
     pub joins: u64,
     pub leaves: u64,
 }
 
 /// One character's conversation state. Public fields are what others can perceive
 /// (`speaking`, `addressee`, `gaze`, `nonverbal`); the rest is its own view and plans.
+///
+/// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes every tick (ids,
+/// flags, clocks, the lengths of its two views, the per-tick counters) lies in the first
+/// three cache lines; the planner's and the cycle's state after them. What *other*
+/// characters read of it is also mirrored in a compact array ([`TalkState`]'s `vis`).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C, align(64))]
 pub struct Char {
     /// Cast its `converse` node asks for (NONE: not handed over).
     pub want: u32,
     /// Cast it takes part in (NONE: none).
     pub cast: u32,
-    pub personality: Personality,
-    pub speaking: bool,
     pub addressee: u32,
     pub gaze: u32,
-    /// Last non-verbal signal and its tick.
-    pub nonverbal: Option<(Nonverbal, u64)>,
+    pub speaking: bool,
+    /// It started speaking at a TRP (overlap at a TRP is resolved by confidence).
+    pub started_at_trp: bool,
+    /// Decided at a pre-TRP cue to take the next turn.
+    pub want_turn: bool,
+    /// Speaking while another member speaks (an overlap episode is going on).
+    pub overlapping: bool,
+    /// Addressee of a planned start of speech (see `pending_start`).
+    pub pending_addressee: u32,
+    /// Group label as an observer sees it (NONE: in no group).
+    pub group: u32,
+    pub next_cycle: u64,
+    pub next_plan: u64,
+    /// Its own speech: pre-TRP cue tick, end of the segment (TRP).
+    pub pre_trp_at: u64,
+    pub segment_end: u64,
+    /// After its own TRP: until this tick it waits for someone to take the turn (0: not).
+    pub trp_wait: u64,
+    /// A start of speech planned at this tick (0: none), to `pending_addressee`.
+    pub pending_start: u64,
     /// Its view of its group (others only); empty = not in a conversation.
     pub members: Vec<Member>,
     /// Members it believes are speaking.
     pub speakers: Vec<u32>,
+    pub counters: CharCounters,
+    /// Start tick of its own speech.
+    pub speak_since: u64,
     /// Since when nobody in its view (itself included) speaks.
     pub silent_since: u64,
     /// Since when more than one member speaks at once (0: not now).
     pub multi_since: u64,
-    /// Its own speech: start tick, pre-TRP cue tick, end of the segment (TRP).
-    pub speak_since: u64,
-    pub pre_trp_at: u64,
-    pub segment_end: u64,
-    /// It started speaking at a TRP (overlap at a TRP is resolved by confidence).
-    pub started_at_trp: bool,
-    /// After its own TRP: until this tick it waits for someone to take the turn (0: not).
-    pub trp_wait: u64,
-    /// Decided at a pre-TRP cue to take the next turn.
-    pub want_turn: bool,
-    /// A start of speech planned at this tick (0: none), to this addressee.
-    pub pending_start: u64,
-    pub pending_addressee: u32,
-    /// Speaking while another member speaks (an overlap episode is going on).
-    pub overlapping: bool,
-    pub next_cycle: u64,
-    pub next_plan: u64,
     /// Noise heard at the last cycle (position-aware).
     pub noise: f64,
     /// How far it has stepped away from noise (added to its place in the group).
     pub away: Vec2,
-    /// Group label as an observer sees it (NONE: in no group).
-    pub group: u32,
-    pub counters: CharCounters,
+    /// Last non-verbal signal and its tick.
+    pub nonverbal: Option<(Nonverbal, u64)>,
+    pub personality: Personality,
+}
+
+/// What other characters perceive of (or look up about) a character, copied from its
+/// [`Char`] into a compact array indexed by NPC: the loops over group members, message
+/// senders and grid neighbours read 20 bytes per character instead of touching the
+/// others' full state. Derived state (rebuilt with the chars, not hashed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Vis {
+    want: u32,
+    cast: u32,
+    addressee: u32,
+    gaze: u32,
+    speaking: bool,
+    in_conversation: bool,
+}
+
+impl Vis {
+    const NEW: Vis = Vis {
+        want: NONE,
+        cast: NONE,
+        addressee: NONE,
+        gaze: NONE,
+        speaking: false,
+        in_conversation: false,
+    };
+    fn of(c: &Char) -> Vis {
+        Vis {
+            want: c.want,
+            cast: c.cast,
+            addressee: c.addressee,
+            gaze: c.gaze,
+            speaking: c.speaking,
+            in_conversation: c.in_conversation(),
+        }
+    }
 }
 
 impl Char {
@@ -227,6 +274,15 @@ pub const GAP_BUCKETS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 pub struct TalkState {
     /// By NPC index.
     pub chars: Vec<Char>,
+    /// Mirror of what others read of each char (by NPC index), kept equal to `Vis::of` of
+    /// the char by the layer: `hand_over`, the hand-over pass and after each character's
+    /// turn in [`step`] (the only places a char's visible fields change).
+    vis: Vec<Vis>,
+    /// By NPC index: a message may wait in its `talk` inbox (set by every delivery to that
+    /// inbox, cleared when the layer empties it). Without it the layer would look into
+    /// every NPC's inboxes every tick: a pointer chase per character, the largest single
+    /// cost of the layer at 10,000 characters.
+    mail: Vec<bool>,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
@@ -243,6 +299,8 @@ struct Scratch {
     fill: Vec<u32>,
     triples: Vec<(u32, u32, u32)>,
     counts: Vec<(u32, u32, u32)>,
+    sort_tmp: Vec<(u32, u32, u32)>,
+    hist: Vec<u32>,
     taken: HashSet<u32>,
     root_label: Vec<u32>,
 }
@@ -251,9 +309,18 @@ impl TalkState {
     pub fn new(npcs: usize) -> TalkState {
         TalkState {
             chars: (0..npcs).map(|_| Char::new()).collect(),
+            vis: vec![Vis::NEW; npcs],
+            mail: vec![false; npcs],
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),
+        }
+    }
+    /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
+    /// scripted messages): the layer looks into that inbox on its next step.
+    pub(crate) fn note_mail(&mut self, npc: u32) {
+        if let Some(m) = self.mail.get_mut(npc as usize) {
+            *m = true;
         }
     }
     /// Called by the `converse` node through the NPC's host.
@@ -264,6 +331,7 @@ impl TalkState {
             } else if c.want == cast {
                 c.want = NONE;
             }
+            self.vis[npc as usize].want = c.want;
         }
     }
 }
@@ -304,6 +372,15 @@ impl Cx<'_, '_, '_> {
     }
     fn c(&self, i: u32) -> &Char {
         &self.w.talk.chars[i as usize]
+    }
+    /// What `i` shows to others (up to date for every character but the one whose turn
+    /// it is: read it only for others).
+    fn v(&self, i: u32) -> Vis {
+        self.w.talk.vis[i as usize]
+    }
+    fn sync(&mut self, i: u32) {
+        let t = &mut self.w.talk;
+        t.vis[i as usize] = Vis::of(&t.chars[i as usize]);
     }
     fn cm(&mut self, i: u32) -> &mut Char {
         &mut self.w.talk.chars[i as usize]
@@ -508,13 +585,13 @@ impl Cx<'_, '_, '_> {
             return;
         }
         let my_cast = self.c(i).cast;
-        if self.c(j).cast != my_cast {
+        if self.v(j).cast != my_cast {
             return; // it left the layer (or is in another cast) meanwhile
         }
         // Tracking participation: a member's signal refreshes it; a signal to someone in
         // my group brings its sender into my group.
         let in_view = self.c(i).has(j);
-        let their_addressee = self.c(j).addressee;
+        let their_addressee = self.v(j).addressee;
         let to_my_group = self.c(i).in_conversation()
             && their_addressee != NONE
             && (their_addressee == i || self.c(i).has(their_addressee));
@@ -668,7 +745,7 @@ impl Cx<'_, '_, '_> {
         }
         // Someone beat it to it: drop a planned start.
         self.cm(i).pending_start = 0;
-        let addressed = self.c(j).addressee == i;
+        let addressed = self.v(j).addressee == i;
         if addressed || self.test(p.transparency) {
             self.set_gaze(i, j);
         }
@@ -696,14 +773,14 @@ impl Cx<'_, '_, '_> {
         let cast = self.c(i).cast;
         for k in 0..self.c(j).members.len() {
             let m = self.c(j).members[k].npc;
-            if m != i && self.c(m).cast == cast {
+            if m != i && self.v(m).cast == cast {
                 self.touch(i, m);
-                if self.c(m).speaking && !self.c(i).speakers.contains(&m) {
+                if self.v(m).speaking && !self.c(i).speakers.contains(&m) {
                     self.cm(i).speakers.push(m);
                 }
             }
         }
-        if self.c(j).speaking && !self.c(i).speakers.contains(&j) {
+        if self.v(j).speaking && !self.c(i).speakers.contains(&j) {
             self.cm(i).speakers.push(j);
         }
         self.broadcast(i, Msg::Join);
@@ -792,7 +869,7 @@ impl Cx<'_, '_, '_> {
             let mut k = 0;
             while k < self.c(i).members.len() {
                 let m = self.c(i).members[k];
-                if now.saturating_sub(m.last_active) > inactive || self.c(m.npc).cast != cast {
+                if now.saturating_sub(m.last_active) > inactive || self.v(m.npc).cast != cast {
                     self.remove_member(i, m.npc);
                 } else {
                     k += 1;
@@ -881,10 +958,10 @@ impl Cx<'_, '_, '_> {
         if nspeakers > 0 {
             if nspeakers == 1 {
                 let s = self.c(i).speakers[0];
-                let a = self.c(s).addressee;
+                let a = self.v(s).addressee;
                 // (Two speakers addressing the same listener compete for the floor instead.)
                 let mine = self.c(i).addressee;
-                if a != NONE && a != i && a != mine && self.c(a).gaze == s && self.c(i).has(a) {
+                if a != NONE && a != i && a != mine && self.v(a).gaze == s && self.c(i).has(a) {
                     // Side talk: both leave my conversation.
                     self.remove_member(i, s);
                     self.remove_member(i, a);
@@ -912,7 +989,7 @@ impl Cx<'_, '_, '_> {
         }
         let attended = (0..self.c(i).members.len()).any(|k| {
             let m = self.c(i).members[k].npc;
-            self.c(m).gaze == i
+            self.v(m).gaze == i
         });
         if !attended && !self.test(p.confidence) {
             self.stop_speaking(i);
@@ -933,7 +1010,7 @@ impl Cx<'_, '_, '_> {
         while k < self.c(i).members.len() {
             let m = self.c(i).members[k].npc;
             let other_speaker = m != keep && self.c(i).speakers.contains(&m);
-            let mg = self.c(m).gaze;
+            let mg = self.v(m).gaze;
             let attends_other = m != keep
                 && mg != keep
                 && mg != i
@@ -975,7 +1052,7 @@ impl Cx<'_, '_, '_> {
             let w = &*self.w;
             let c = &w.talk.chars[i as usize];
             for_near(&w.talk.scratch, me, hr, |j| {
-                let o = &w.talk.chars[j as usize];
+                let o = &w.talk.vis[j as usize];
                 if j != i && o.speaking && !c.has(j) {
                     let off = me - w.pos[j as usize];
                     let d = off.length();
@@ -1055,7 +1132,7 @@ impl Cx<'_, '_, '_> {
                 }
             }
         };
-        if self.c(j).in_conversation() {
+        if self.v(j).in_conversation {
             self.join(i, j);
         } else {
             // Start a new conversation: address `j`; it decides whether to join.
@@ -1077,7 +1154,7 @@ impl Cx<'_, '_, '_> {
             let r = k.join_radius;
             let w = &*self.w;
             for_near(&w.talk.scratch, me, r, |j| {
-                let o = &w.talk.chars[j as usize];
+                let o = &w.talk.vis[j as usize];
                 if j == i || o.cast != cast {
                     return;
                 }
@@ -1085,7 +1162,7 @@ impl Cx<'_, '_, '_> {
                 if d > r {
                     return;
                 }
-                let slot = if o.in_conversation() {
+                let slot = if o.in_conversation {
                     &mut grouped
                 } else {
                     &mut single
@@ -1098,11 +1175,11 @@ impl Cx<'_, '_, '_> {
             let n = self.w.talk.chars.len();
             for _ in 0..8 {
                 let j = self.pick(n) as u32;
-                let o = self.c(j);
+                let o = self.v(j);
                 if j == i || o.cast != cast {
                     continue;
                 }
-                let slot = if o.in_conversation() {
+                let slot = if o.in_conversation {
                     &mut grouped
                 } else {
                     &mut single
@@ -1127,7 +1204,18 @@ enum Start {
 // ---- spatial grid ------------------------------------------------------------------------
 
 fn cell_of(s: &Scratch, p: Vec2) -> (i64, i64) {
-    ((p.x / s.cell).floor() as i64, (p.y / s.cell).floor() as i64)
+    (floor_i64(p.x / s.cell), floor_i64(p.y / s.cell))
+}
+
+/// `x.floor() as i64` (for every `x`, NaN and infinities included) without the call to
+/// libm's `floor` that the default x86-64 target makes.
+fn floor_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
 fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
@@ -1150,7 +1238,7 @@ fn build_grid(p: &Program, w: &mut World) {
     s.mask = size - 1;
     s.starts.clear();
     s.starts.resize(size + 1, 0);
-    for (i, c) in t.chars.iter().enumerate() {
+    for (i, c) in t.vis.iter().enumerate() {
         if c.cast != NONE {
             let b = bucket(s, cell_of(s, w.pos[i]));
             s.starts[b + 1] += 1;
@@ -1164,7 +1252,7 @@ fn build_grid(p: &Program, w: &mut World) {
     s.items.resize(total, 0);
     s.fill.clear();
     s.fill.extend_from_slice(&s.starts);
-    for (i, c) in t.chars.iter().enumerate() {
+    for (i, c) in t.vis.iter().enumerate() {
         if c.cast != NONE {
             let b = bucket(s, cell_of(s, w.pos[i]));
             s.items[s.fill[b] as usize] = i as u32;
@@ -1212,7 +1300,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     // Hand-overs by `converse` nodes.
     let mut active = false;
     for i in 0..n as u32 {
-        let (want, cast) = (cx.c(i).want, cx.c(i).cast);
+        let Vis { want, cast, .. } = cx.v(i);
         if want != cast {
             if cast != NONE {
                 cx.leave_conversation(i);
@@ -1234,8 +1322,9 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
                 c.noise = 0.0;
                 c.away = Vec2::ZERO;
             }
+            cx.sync(i);
         }
-        active |= cx.c(i).cast != NONE;
+        active |= cx.v(i).cast != NONE;
         if cx.out.stop {
             return;
         }
@@ -1251,11 +1340,16 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     }
     let inbox = p.talk.inbox;
     for i in 0..n as u32 {
-        let slot = cx.w.npcs[i as usize]
-            .inboxes
-            .iter()
-            .position(|(s, _)| *s == inbox);
-        if cx.c(i).cast == NONE {
+        // No delivery since the layer last emptied it: the `talk` inbox is empty.
+        let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
+            cx.w.npcs[i as usize]
+                .inboxes
+                .iter()
+                .position(|(s, _)| *s == inbox)
+        } else {
+            None
+        };
+        if cx.v(i).cast == NONE {
             if let Some(k) = slot {
                 cx.w.npcs[i as usize].inboxes[k].1.clear();
             }
@@ -1279,6 +1373,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             cx.cm(i).next_plan = now + every;
             cx.plan(i);
         }
+        cx.sync(i);
         if cx.out.stop {
             return;
         }
@@ -1289,10 +1384,43 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
 }
 
 fn discard_all(p: &Program, w: &mut World) {
+    w.talk.mail.iter_mut().for_each(|m| *m = false);
     for npc in &mut w.npcs {
         if let Some((_, q)) = npc.inboxes.iter_mut().find(|(s, _)| *s == p.talk.inbox) {
             q.clear();
         }
+    }
+}
+
+/// Stable counting sort of `v` by `key` (below `buckets`); `tmp` and `hist` are scratch.
+/// Leaves `v` as it is when every key is the same.
+fn counting_sort<T: Copy>(
+    v: &mut [T],
+    tmp: &mut Vec<T>,
+    hist: &mut Vec<u32>,
+    buckets: usize,
+    key: impl Fn(&T) -> usize,
+) {
+    if v.len() < 2 {
+        return;
+    }
+    hist.clear();
+    hist.resize(buckets + 1, 0);
+    for x in v.iter() {
+        hist[key(x) + 1] += 1;
+    }
+    if hist.iter().any(|&c| c as usize == v.len()) {
+        return;
+    }
+    for b in 0..buckets {
+        hist[b + 1] += hist[b];
+    }
+    tmp.clear();
+    tmp.extend_from_slice(v);
+    for x in tmp.iter() {
+        let k = key(x);
+        v[hist[k] as usize] = *x;
+        hist[k] += 1;
     }
 }
 
@@ -1321,7 +1449,7 @@ fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         }
         for m in &c.members {
             let j = m.npc as usize;
-            if j > i && t.chars[j].cast == c.cast && t.chars[j].has(i as u32) {
+            if j > i && t.vis[j].cast == c.cast && t.chars[j].has(i as u32) {
                 let (a, b) = (find(&mut s.parent, i as u32), find(&mut s.parent, j as u32));
                 if a != b {
                     // The smaller index is the root: roots are each group's first member.
@@ -1355,7 +1483,18 @@ fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     t.stats.group_samples += 1;
     t.stats.groups_seen += groups;
     t.stats.group_size_sum += size_sum;
-    s.triples.sort_unstable();
+    // Sorted by (old, root, member) in linear time: pushed by member, then stable counting
+    // sorts by root and by the old label's bytes (members are distinct: one order only).
+    let mut triples = std::mem::take(&mut s.triples);
+    counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, n, |t| {
+        t.1 as usize
+    });
+    for shift in [0, 8, 16, 24] {
+        counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, 256, |t| {
+            (t.0 >> shift) as usize & 0xFF
+        });
+    }
+    s.triples = triples;
     // Splits: an old group with two or more members in each of two or more new groups.
     // `counts` collects (root, old, members) for merges and labels.
     s.counts.clear();
@@ -1392,7 +1531,12 @@ fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     }
     // Labels: each new group keeps the label most of its members had (if still free);
     // merges: a new group with two or more members from each of two or more old groups.
-    s.counts.sort_unstable();
+    // Pushed by (old, root): a stable sort by root gives (root, old), each pair once.
+    let mut counts = std::mem::take(&mut s.counts);
+    counting_sort(&mut counts, &mut s.sort_tmp, &mut s.hist, n, |t| {
+        t.0 as usize
+    });
+    s.counts = counts;
     // Only membership is asked of `taken`: its order never matters.
     s.taken.clear();
     s.root_label.iter_mut().for_each(|l| *l = NONE);

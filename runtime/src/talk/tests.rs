@@ -555,3 +555,72 @@ fn sweeps_parse_and_apply() {
             .is_err()
     );
 }
+
+#[test]
+fn floor_i64_matches_floor_cast() {
+    let xs = [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        2.999_999,
+        -2.000_001,
+        1e15 + 0.5,
+        -1e15 - 0.5,
+        9.3e18,
+        -9.3e18,
+        1e300,
+        -1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+    ];
+    for x in xs {
+        assert_eq!(super::floor_i64(x), x.floor() as i64, "{x}");
+    }
+}
+
+#[test]
+fn counting_sorts_order_triples_like_sort_unstable() {
+    // (old label, root, member) as `observe_groups` pushes them: by member.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut r = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    let n = 500usize;
+    let olds = [
+        0u32,
+        1,
+        255,
+        256,
+        65_535,
+        70_000,
+        1 << 24,
+        u32::MAX - 1,
+        super::NONE,
+    ];
+    let mut v: Vec<(u32, u32, u32)> = (0..n as u32)
+        .step_by(2)
+        .map(|m| {
+            let old = olds[r(olds.len() as u64) as usize];
+            (old, r(n as u64) as u32, m)
+        })
+        .collect();
+    let mut want = v.clone();
+    want.sort_unstable();
+    let (mut tmp, mut hist) = (Vec::new(), Vec::new());
+    super::counting_sort(&mut v, &mut tmp, &mut hist, n, |t| t.1 as usize);
+    for shift in [0, 8, 16, 24] {
+        super::counting_sort(&mut v, &mut tmp, &mut hist, 256, |t| {
+            (t.0 >> shift) as usize & 0xFF
+        });
+    }
+    assert_eq!(v, want);
+}

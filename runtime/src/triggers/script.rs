@@ -180,6 +180,9 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
                     message,
                     sent: tick,
                 });
+                if inbox == p.talk.inbox {
+                    w.talk.note_mail(to);
+                }
                 super::report(
                     p,
                     &mut w.triggers,

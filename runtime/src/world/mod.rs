@@ -460,6 +460,9 @@ impl Session {
                     q.pop_front();
                 }
                 q.push_back(m);
+                if let (EntityId::Npc(n), true) = (to, inbox == p.talk.inbox) {
+                    w.talk.note_mail(n);
+                }
             }
         }
         w.outbox = outbox;
