@@ -238,15 +238,7 @@ fn story_program(
     path: &Path,
     scenario: Option<&str>,
 ) -> Result<(std::sync::Arc<townsfolk_runtime::world::Program>, u32), ExitCode> {
-    let loaded = pack::load_file(path);
-    let Some(p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot use a pack with errors", path.display());
-        return Err(ExitCode::from(1));
-    };
+    let p = load_valid(path, "use")?;
     let (program, diags) = townsfolk_runtime::world::Program::build(&p);
     if diags.iter().any(Diagnostic::is_error) {
         print_diags(path, &diags);
@@ -372,14 +364,9 @@ fn talk(
         eprintln!("error: --seconds must be between 0 and 1000000, found {seconds}");
         return Ok(ExitCode::from(1));
     }
-    let loaded = pack::load_file(path);
-    let Some(p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot run a pack with errors", path.display());
-        return Ok(ExitCode::from(1));
+    let p = match load_valid(path, "run") {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
     };
     if p.casts.is_empty() {
         eprintln!(
@@ -566,6 +553,20 @@ fn triggers(path: &Path, events: &Path, seed: u64, explain: &[String]) -> anyhow
     Ok(ExitCode::SUCCESS)
 }
 
+/// Loads a pack; a pack with errors is refused (its diagnostics printed, the exit code to
+/// return comes back). `what` completes "cannot … a pack with errors".
+fn load_valid(path: &Path, what: &str) -> Result<pack::Pack, ExitCode> {
+    let loaded = pack::load_file(path);
+    match loaded.pack {
+        Some(p) if !loaded.diagnostics.iter().any(|d| d.is_error()) => Ok(p),
+        _ => {
+            print_diags(path, &loaded.diagnostics);
+            eprintln!("{}: cannot {what} a pack with errors", path.display());
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
 /// Loads a pack and starts a session of it (with `dt` overriding its tick length). A pack
 /// with errors is refused: its diagnostics are printed and the exit code to return comes back.
 fn open_session(
@@ -574,15 +575,7 @@ fn open_session(
     dt: Option<f64>,
     what: &str,
 ) -> Result<(pack::Pack, Session), ExitCode> {
-    let loaded = pack::load_file(path);
-    let Some(mut p) = loaded
-        .pack
-        .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
-    else {
-        print_diags(path, &loaded.diagnostics);
-        eprintln!("{}: cannot {what} a pack with errors", path.display());
-        return Err(ExitCode::from(1));
-    };
+    let mut p = load_valid(path, what)?;
     if let Some(dt) = dt {
         p.world.dt = dt;
     }
