@@ -83,7 +83,31 @@ fn main() {
         "| world | NPCs | snapshot interval (ticks) | memory per snapshot | forward tick | step back one tick (mean of 20) | (worst) |"
     );
     println!("|---|---|---|---|---|---|---|");
-    measure("samples/guards.json", &sample(), 2000, 50);
+    for (name, text) in [
+        (
+            "samples/guards.json",
+            include_str!("../../samples/guards.json"),
+        ),
+        (
+            "samples/daily_life.json",
+            include_str!("../../samples/daily_life.json"),
+        ),
+        (
+            "samples/dungeon.json",
+            include_str!("../../samples/dungeon.json"),
+        ),
+        (
+            "samples/chronicle.json",
+            include_str!("../../samples/chronicle.json"),
+        ),
+        (
+            "samples/plaza.json",
+            include_str!("../../samples/plaza.json"),
+        ),
+    ] {
+        let p = pack::load_str(text).pack.expect("the samples load");
+        measure(name, &p, 2000, 50);
+    }
     let big = crowd(10_000);
     measure("guards town × 10,000 NPCs", &big, 400, 50);
     measure("guards town × 10,000 NPCs", &big, 400, 25);
