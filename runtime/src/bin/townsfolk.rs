@@ -102,7 +102,7 @@ enum Command {
         #[arg(long)]
         script: Option<PathBuf>,
         /// Ticks between step-back snapshots.
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 25)]
         snapshot_interval: u64,
         /// Memory cap for step-back snapshots, in MiB.
         #[arg(long, default_value_t = 256)]
