@@ -708,30 +708,18 @@ pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
         }
     }
     // Active static areas in index order, then dynamic ones in id order (no allocation; the
-    // cost does not grow with areas that have nothing to run).
-    for &id in &p.active_areas {
-        if !w.areas[id as usize].alive {
-            continue;
-        }
-        if !crate::world::host::run_area(
-            p,
-            w,
-            id,
-            out.trace.as_deref_mut(),
-            out.probe.as_deref_mut(),
-        ) {
-            out.stop = true;
-            return;
-        }
-    }
+    // cost does not grow with areas that have nothing to run). Areas created meanwhile run
+    // in this tick too.
     let mut k = 0;
-    while k < w.dyn_areas.len() {
-        let d = &w.dyn_areas[k];
+    while k < p.active_areas.len() + w.dyn_areas.len() {
+        let id = match p.active_areas.get(k) {
+            Some(&a) => a,
+            None => w.dyn_areas[k - p.active_areas.len()].id,
+        };
         k += 1;
-        if !d.state.alive {
+        if !state(w, id).is_some_and(|s| s.alive) {
             continue;
         }
-        let id = d.id;
         if !crate::world::host::run_area(
             p,
             w,

@@ -170,13 +170,7 @@ pub(crate) fn world_hash(w: &World) -> u64 {
         for &v in &n.blackboard {
             h.value(v);
         }
-        h.u64(n.instance.tree as u64);
-        for &s in &n.instance.state {
-            h.u64(s);
-        }
-        for &s in &n.instance.status {
-            h.u64(s as u64);
-        }
+        instance(&mut h, &n.instance);
         match n.show {
             Some((say, s)) => {
                 h.u64(1 + say as u64);

@@ -77,10 +77,7 @@ impl ActorHost<'_, '_> {
         self.w.npcs.get_mut(n as usize)
     }
     fn position_of(&self, e: EntityId) -> Option<Vec2> {
-        match e {
-            EntityId::Area(a) => areas::center(self.p, self.w, a),
-            _ => probe::position_of(self.p, &self.w.pos, e),
-        }
+        probe::position_of(self.p, self.w, e)
     }
     /// The area `area.NAME` refers to, and that `area` messages go to.
     fn current_area(&self) -> Option<u32> {
@@ -101,12 +98,7 @@ impl ActorHost<'_, '_> {
         if self.stop {
             return;
         }
-        if let Some(probe) = self.probe.take() {
-            if probe.event(&DebugEvent::Trace(&ev), Some(&*self)) {
-                self.stop = true;
-            }
-            self.probe = Some(probe);
-        }
+        self.probe_event(&DebugEvent::Trace(&ev));
         if let Some(t) = self.trace.as_deref_mut() {
             t.push(ev);
         }
@@ -240,20 +232,7 @@ impl Env for ActorHost<'_, '_> {
                         .copied()
                         .unwrap_or(Value::Bool(false))
                 }),
-            (Scope::Area, _) => self
-                .current_area()
-                .and_then(|a| areas::vars(w, a))
-                .and_then(|v| v.get(slot as usize).copied())
-                .or_else(|| {
-                    self.p
-                        .area_vars
-                        .types
-                        .get(slot as usize)
-                        .map(|&t| Value::default_of(t))
-                })
-                .unwrap_or(Value::Bool(false)),
-            (Scope::Flag, _) => Value::Bool(w.flags.get(slot as usize).copied().unwrap_or(false)),
-            (Scope::Counter, _) => Value::Int(w.counters.get(slot as usize).copied().unwrap_or(0)),
+            (scope, _) => probe::world_var(self.p, w, self.current_area(), scope, slot),
         }
     }
     fn self_entity(&self) -> EntityId {
@@ -269,14 +248,7 @@ impl Env for ActorHost<'_, '_> {
         self.w.day
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
-        match e {
-            EntityId::Area(a) => self
-                .p
-                .areas
-                .get(areas::proto_of(a) as usize)
-                .is_some_and(|x| x.kinds.contains(&tag)),
-            _ => probe::has_tag(self.p, e, tag),
-        }
+        probe::has_tag(self.p, self.w, e, tag)
     }
     fn subject(&self) -> EntityId {
         match self.who {
@@ -366,7 +338,6 @@ impl Host for ActorHost<'_, '_> {
             return;
         };
         let v = e.eval(self);
-        let tick = self.w.tick;
         match var {
             VarRef::Blackboard(s) => {
                 let cur = self.var(Scope::Blackboard, s);
@@ -378,29 +349,13 @@ impl Host for ActorHost<'_, '_> {
                 self.write_bb(s, v);
             }
             VarRef::Flag(s) => {
-                let b = v.as_bool();
-                if let Some(cell) = self.w.flags.get_mut(s as usize)
-                    && *cell != b
-                {
-                    *cell = b;
-                    self.emit(TraceEvent::Flag {
-                        tick,
-                        name: s,
-                        value: b,
-                    });
+                if let Some(ev) = super::respond::write_flag(self.w, s, v.as_bool()) {
+                    self.emit(ev);
                 }
             }
             VarRef::Counter(s) => {
-                let c = v.as_i64();
-                if let Some(cell) = self.w.counters.get_mut(s as usize)
-                    && *cell != c
-                {
-                    *cell = c;
-                    self.emit(TraceEvent::Counter {
-                        tick,
-                        name: s,
-                        value: c,
-                    });
+                if let Some(ev) = super::respond::write_counter(self.w, s, v.as_i64()) {
+                    self.emit(ev);
                 }
             }
             VarRef::Area(s) => {

@@ -316,11 +316,7 @@ impl Session {
         // brains and handler queues.
         {
             let mut out = probe::Out {
-                trace: if self.tracing {
-                    Some(&mut self.trace)
-                } else {
-                    None
-                },
+                trace: self.tracing.then_some(&mut self.trace),
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
@@ -369,11 +365,7 @@ impl Session {
                 granting: None,
                 running: [(0, 0); host::MAX_NESTING],
                 nesting: 0,
-                trace: if self.tracing {
-                    Some(&mut self.trace)
-                } else {
-                    None
-                },
+                trace: self.tracing.then_some(&mut self.trace),
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
@@ -411,11 +403,7 @@ impl Session {
             npc.last_status = out.status;
         }
         let mut out = probe::Out {
-            trace: if self.tracing {
-                Some(&mut self.trace)
-            } else {
-                None
-            },
+            trace: self.tracing.then_some(&mut self.trace),
             probe,
             stop: false,
         };
@@ -473,11 +461,7 @@ impl Session {
     /// `townsfolk triggers` command) use so that triggers react to them at once.
     pub fn run_triggers(&mut self) {
         let mut out = probe::Out {
-            trace: if self.tracing {
-                Some(&mut self.trace)
-            } else {
-                None
-            },
+            trace: self.tracing.then_some(&mut self.trace),
             probe: None,
             stop: false,
         };

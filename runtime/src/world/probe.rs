@@ -37,49 +37,53 @@ pub trait Probe {
     fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool;
 }
 
-/// Reads a variable of one NPC's world: shared by the ticking host and [`WorldEnv`].
+/// Reads a world-level variable (`area.NAME` of `area`, `flags.NAME`, `counters.NAME`);
+/// blackboards are read by the caller. Shared by the ticking host and [`WorldEnv`].
 #[inline]
-pub(super) fn read_var(
+pub(crate) fn world_var(
     p: &Program,
-    (w_flags, w_counters, area_vars): (&[bool], &[i64], &[Vec<Value>]),
-    blackboard: &[Value],
+    w: &World,
     area: Option<u32>,
     scope: Scope,
     slot: u32,
 ) -> Value {
     let s = slot as usize;
     match scope {
-        Scope::Blackboard => blackboard.get(s).copied(),
-        Scope::Flag => w_flags.get(s).map(|&b| Value::Bool(b)),
-        Scope::Counter => w_counters.get(s).map(|&c| Value::Int(c)),
+        Scope::Blackboard => None,
+        Scope::Flag => w.flags.get(s).map(|&b| Value::Bool(b)),
+        Scope::Counter => w.counters.get(s).map(|&c| Value::Int(c)),
         Scope::Area => area
-            .and_then(|a| area_vars.get(a as usize))
+            .and_then(|a| crate::areas::vars(w, a))
             .and_then(|v| v.get(s).copied())
             .or_else(|| p.area_vars.types.get(s).map(|&t| Value::default_of(t))),
     }
     .unwrap_or(Value::Bool(false))
 }
 
-pub(super) fn position_of(p: &Program, pos: &[Vec2], e: EntityId) -> Option<Vec2> {
+/// Where an entity is (an area: the centre of its bounding box, dynamic areas included).
+pub(crate) fn position_of(p: &Program, w: &World, e: EntityId) -> Option<Vec2> {
     match e {
         EntityId::None => None,
-        EntityId::Npc(i) => pos.get(i as usize).copied(),
+        EntityId::Npc(i) => w.pos.get(i as usize).copied(),
         EntityId::Object(i) => p.objects.get(i as usize).map(|o| o.pos),
-        EntityId::Area(i) => p.areas.get(i as usize).map(|a| a.center()),
+        EntityId::Area(a) => crate::areas::center(p, w, a),
     }
 }
 
-pub(super) fn has_tag(p: &Program, e: EntityId, tag: Sym) -> bool {
+/// Whether an entity carries a tag: NPC tags (a spawned copy has its prototype's), object
+/// kinds, area kinds (a dynamic area has its prototype's).
+pub(crate) fn has_tag(p: &Program, w: &World, e: EntityId, tag: Sym) -> bool {
     match e {
         EntityId::None => false,
-        EntityId::Npc(i) => p
+        EntityId::Npc(i) => w
             .npcs
             .get(i as usize)
+            .and_then(|n| p.npcs.get(n.proto as usize))
             .is_some_and(|n| n.tags.contains(&tag)),
         EntityId::Object(i) => p.objects.get(i as usize).is_some_and(|o| o.kind == tag),
-        EntityId::Area(i) => p
+        EntityId::Area(a) => p
             .areas
-            .get(i as usize)
+            .get(crate::areas::proto_of(a) as usize)
             .is_some_and(|a| a.kinds.contains(&tag)),
     }
 }
@@ -94,23 +98,23 @@ pub struct WorldEnv<'a> {
 impl Env for WorldEnv<'_> {
     fn var(&self, scope: Scope, slot: u32) -> Value {
         let w = self.world;
-        match w.npcs.get(self.npc as usize) {
-            Some(n) => read_var(
-                self.program,
-                (&w.flags, &w.counters, &w.area_vars),
-                &n.blackboard,
-                n.area,
-                scope,
-                slot,
-            ),
-            None => Value::Bool(false),
+        let Some(n) = w.npcs.get(self.npc as usize) else {
+            return Value::Bool(false);
+        };
+        match scope {
+            Scope::Blackboard => n
+                .blackboard
+                .get(slot as usize)
+                .copied()
+                .unwrap_or(Value::Bool(false)),
+            _ => world_var(self.program, w, n.area, scope, slot),
         }
     }
     fn self_entity(&self) -> EntityId {
         EntityId::Npc(self.npc)
     }
     fn position(&self, e: EntityId) -> Option<Vec2> {
-        position_of(self.program, &self.world.pos, e)
+        position_of(self.program, self.world, e)
     }
     fn hour(&self) -> f64 {
         self.world.hour
@@ -119,7 +123,7 @@ impl Env for WorldEnv<'_> {
         self.world.day
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
-        has_tag(self.program, e, tag)
+        has_tag(self.program, self.world, e, tag)
     }
 }
 

@@ -476,40 +476,40 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
     }
 }
 
-fn set_flag(p: &Program, w: &mut World, flag: u32, value: bool, out: &mut Out) {
-    if let Some(cell) = w.flags.get_mut(flag as usize)
-        && *cell != value
-    {
+/// Writes a world flag; returns the trace event to report when its value changed.
+pub(crate) fn write_flag(w: &mut World, flag: u32, value: bool) -> Option<TraceEvent> {
+    let cell = w.flags.get_mut(flag as usize)?;
+    (*cell != value).then(|| {
         *cell = value;
-        let tick = w.tick;
-        out.emit(
-            p,
-            w,
-            None,
-            TraceEvent::Flag {
-                tick,
-                name: flag,
-                value,
-            },
-        );
+        TraceEvent::Flag {
+            tick: w.tick,
+            name: flag,
+            value,
+        }
+    })
+}
+
+/// Writes a world counter; returns the trace event to report when its value changed.
+pub(crate) fn write_counter(w: &mut World, counter: u32, value: i64) -> Option<TraceEvent> {
+    let cell = w.counters.get_mut(counter as usize)?;
+    (*cell != value).then(|| {
+        *cell = value;
+        TraceEvent::Counter {
+            tick: w.tick,
+            name: counter,
+            value,
+        }
+    })
+}
+
+fn set_flag(p: &Program, w: &mut World, flag: u32, value: bool, out: &mut Out) {
+    if let Some(ev) = write_flag(w, flag, value) {
+        out.emit(p, w, None, ev);
     }
 }
 
 fn set_counter(p: &Program, w: &mut World, counter: u32, value: i64, out: &mut Out) {
-    if let Some(cell) = w.counters.get_mut(counter as usize)
-        && *cell != value
-    {
-        *cell = value;
-        let tick = w.tick;
-        out.emit(
-            p,
-            w,
-            None,
-            TraceEvent::Counter {
-                tick,
-                name: counter,
-                value,
-            },
-        );
+    if let Some(ev) = write_counter(w, counter, value) {
+        out.emit(p, w, None, ev);
     }
 }
