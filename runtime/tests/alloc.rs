@@ -247,3 +247,23 @@ fn steady_state_ticks_do_not_allocate() {
     });
     assert_eq!(n, 1);
 }
+
+/// Smart areas in steady state: townsfolk holding behaviors adopted from their homes and the
+/// city (sleeping, eating), pub brains ticking, requests for the crime-scene branch failing
+/// every tick: no allocation either.
+#[test]
+fn smart_area_ticks_without_adoptions_do_not_allocate() {
+    let text = include_str!("../../samples/daily_life.json");
+    let pack = townsfolk_runtime::pack::load_str(text)
+        .pack
+        .expect("the sample loads");
+    let mut s = Session::from_pack(&pack, 1).expect("the sample compiles");
+    // 05:30 start; the 6-step NPCs start eating at 06:00 (tick 30), everyone else sleeps
+    // until 07:00 (tick 90): ticks 40..85 change no behavior.
+    s.run(40);
+    let n = allocations(|| s.run(45));
+    assert_eq!(
+        n, 0,
+        "45 steady ticks of the daily-life town made {n} heap allocations"
+    );
+}

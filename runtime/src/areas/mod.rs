@@ -301,15 +301,11 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
         }
     }
     w.npcs[i].area = innermost(p, &now);
-    w.npcs[i].areas.clone_from(&now);
-    w.scratch = now;
-    w.scratch.clear();
-    // Keep the old buffer's capacity for the next NPC.
+    w.npcs[i].areas = now;
+    // The two buffers trade places: no allocation once they are large enough.
     let mut was = was;
     was.clear();
-    if w.scratch.capacity() < was.capacity() {
-        w.scratch = was;
-    }
+    w.scratch = was;
 }
 
 fn leave_policy(p: &Program, w: &mut World, npc: u32, area: u32, out: &mut Out) {

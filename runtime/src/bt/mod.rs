@@ -278,5 +278,16 @@ impl Instance {
     }
 }
 
+impl Instance {
+    /// An instance with no nodes (a placeholder while the real one is borrowed out).
+    pub fn empty() -> Instance {
+        Instance {
+            tree: u32::MAX,
+            state: Vec::new(),
+            status: Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

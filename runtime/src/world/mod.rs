@@ -494,17 +494,6 @@ static EMPTY_TREE: bt::Tree = bt::Tree {
     children: Vec::new(),
 };
 
-impl Instance {
-    /// An instance with no nodes (placeholder while the real one is borrowed out).
-    pub fn empty() -> Instance {
-        Instance {
-            tree: u32::MAX,
-            state: Vec::new(),
-            status: Vec::new(),
-        }
-    }
-}
-
 fn clock(p: &Program, w: &mut World) {
     let secs = p.start_hour * 3600.0 + w.tick as f64 * p.dt * p.time_scale;
     let days = (secs / 86_400.0).floor();
