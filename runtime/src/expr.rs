@@ -484,7 +484,7 @@ impl Expr {
     }
 
     /// Evaluates a boolean expression (false for non-bool expressions). Never allocates.
-    #[inline]
+    #[inline(always)]
     pub fn eval_bool(&self, env: &dyn Env) -> bool {
         match self.fast {
             Fast::General | Fast::AllOf => self.eval_bool_slow(env),

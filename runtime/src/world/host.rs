@@ -79,6 +79,31 @@ impl ActorHost<'_, '_> {
     fn position_of(&self, e: EntityId) -> Option<Vec2> {
         probe::position_of(self.p, self.w, e)
     }
+    /// Variables other than an NPC's own blackboard: a handler's subject's blackboard (an
+    /// area brain has none: defaults), area variables, flags, counters.
+    #[inline(never)]
+    fn var_slow(&self, scope: Scope, slot: u32) -> Value {
+        let w = &*self.w;
+        match (scope, self.who) {
+            (Scope::Blackboard, Who::Npc(_)) => self
+                .bb
+                .get(slot as usize)
+                .copied()
+                .unwrap_or(Value::Bool(false)),
+            (Scope::Blackboard, Who::Area { subject, .. }) => subject
+                .and_then(|s| w.npcs.get(s as usize))
+                .and_then(|n| n.blackboard.get(slot as usize).copied())
+                .unwrap_or_else(|| {
+                    self.p
+                        .blackboard
+                        .defaults
+                        .get(slot as usize)
+                        .copied()
+                        .unwrap_or(Value::Bool(false))
+                }),
+            (scope, _) => probe::world_var(self.p, w, self.current_area(), scope, slot),
+        }
+    }
     /// The area `area.NAME` refers to, and that `area` messages go to.
     fn current_area(&self) -> Option<u32> {
         match self.who {
@@ -214,26 +239,16 @@ impl ActorHost<'_, '_> {
 impl Env for ActorHost<'_, '_> {
     #[inline]
     fn var(&self, scope: Scope, slot: u32) -> Value {
-        let w = &*self.w;
-        match (scope, self.who) {
-            (Scope::Blackboard, Who::Npc(_)) => self
-                .bb
-                .get(slot as usize)
-                .copied()
-                .unwrap_or(Value::Bool(false)),
-            (Scope::Blackboard, Who::Area { subject, .. }) => subject
-                .and_then(|s| w.npcs.get(s as usize))
-                .and_then(|n| n.blackboard.get(slot as usize).copied())
-                .unwrap_or_else(|| {
-                    self.p
-                        .blackboard
-                        .defaults
-                        .get(slot as usize)
-                        .copied()
-                        .unwrap_or(Value::Bool(false))
-                }),
-            (scope, _) => probe::world_var(self.p, w, self.current_area(), scope, slot),
+        // The hot path: an NPC reading its own blackboard (moved out of the world).
+        if scope == Scope::Blackboard
+            && let Who::Npc(_) = self.who
+        {
+            return match self.bb.get(slot as usize) {
+                Some(&v) => v,
+                None => Value::Bool(false),
+            };
         }
+        self.var_slow(scope, slot)
     }
     fn self_entity(&self) -> EntityId {
         self.self_id()
