@@ -1,12 +1,20 @@
-//! Townsfolk editor: opens a pack, shows its assets and diagnostics, and plays it in a live
-//! 2D preview with an inspector for the selected NPC.
+//! Townsfolk editor: author behavior trees (and, next, the other asset kinds) on a graph canvas
+//! with undo, safe files and a live 2D preview of the running pack.
 //!
-//! The binary (`main.rs`) is a thin shell around [`EditorApp`]; tests build the same app in
-//! an `egui_kittest` harness.
+//! Layers (see ARCHITECTURE.md): `document` (no egui) ← `io`, `canvas`, `widgets` ← one view
+//! folder per asset kind (`views`) ← the shell and `app`. The binary (`main.rs`) is a thin
+//! shell around [`EditorApp`]; tests build the same app in an `egui_kittest` harness.
 
 mod app;
+pub mod canvas;
+pub mod document;
+pub mod io;
 mod panels;
 mod preview;
+mod shell;
+pub mod shortcuts;
+pub mod views;
+pub mod widgets;
 
 pub use app::{EditorApp, Speed};
 

@@ -4,6 +4,7 @@
 pub mod diag;
 mod load;
 pub mod model;
+pub mod refs;
 pub mod response;
 
 pub use diag::{Diagnostic, Severity};

@@ -1,0 +1,1 @@
+//! Inspector widgets shared by every view: typed numbers, enums, id pickers, expressions.
