@@ -24,6 +24,15 @@ use crate::trace::{DebugEvent, Probe, TraceEvent};
 use crate::value::Vec2;
 use crate::world::WorldEnv;
 
+/// Why the debugger cannot go back to a tick.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BackError {
+    #[error("tick {tick} is ahead of the last completed tick {done}; use run or continue")]
+    Ahead { tick: u64, done: u64 },
+    #[error("tick {tick} is before tick {first}, where this debugging session started")]
+    BeforeStart { tick: u64, first: u64 },
+}
+
 /// Step-back snapshots: how often and how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SnapshotConfig {
@@ -606,18 +615,18 @@ impl Debugger {
     // ---- stepping back ----
 
     /// Goes to the end of tick `t` (≤ the current position).
-    pub fn back_to_tick(&mut self, t: u64) -> Result<Stop, String> {
+    pub fn back_to_tick(&mut self, t: u64) -> Result<Stop, BackError> {
         if t > self.done_tick() {
-            return Err(format!(
-                "tick {t} is ahead of the last completed tick {}; use run or continue",
-                self.done_tick()
-            ));
+            return Err(BackError::Ahead {
+                tick: t,
+                done: self.done_tick(),
+            });
         }
         if t < self.first_tick() {
-            return Err(format!(
-                "tick {t} is before tick {}, where this debugging session started",
-                self.first_tick()
-            ));
+            return Err(BackError::BeforeStart {
+                tick: t,
+                first: self.first_tick(),
+            });
         }
         self.goto_end_of(t);
         Ok(Stop::TickEnd)

@@ -1076,13 +1076,11 @@ impl responses::ResponseCompiler for Builder<'_> {
     fn npc(&self, id: &str) -> Option<u32> {
         self.p.npc_index(id)
     }
-    fn dynamic_area(&self, id: &str) -> Result<u32, String> {
+    fn dynamic_area(&self, id: &str) -> Result<u32, responses::DynamicAreaError> {
         match self.p.entity(id) {
             Some(EntityId::Area(a)) if rules_is_dynamic(&self.pack.areas, id) => Ok(a),
-            Some(EntityId::Area(_)) => Err(format!(
-                "area `{id}` is not a dynamic prototype (set `\"dynamic\": true` on it)"
-            )),
-            _ => Err(format!("unknown area `{id}`")),
+            Some(EntityId::Area(_)) => Err(responses::DynamicAreaError::NotDynamic(id.into())),
+            _ => Err(responses::DynamicAreaError::Unknown(id.into())),
         }
     }
     fn ticks(&mut self, path: String, seconds: f64) -> u64 {

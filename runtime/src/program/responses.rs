@@ -6,6 +6,15 @@ use crate::pack::diag::key;
 use crate::pack::{DoorAction, Response};
 use crate::value::{EntityId, Sym, Vec2};
 
+/// Why a response's `prototype` names no dynamic area prototype.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DynamicAreaError {
+    #[error("area `{0}` is not a dynamic prototype (set `\"dynamic\": true` on it)")]
+    NotDynamic(String),
+    #[error("unknown area `{0}`")]
+    Unknown(String),
+}
+
 /// A response with its names resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CResponse {
@@ -118,8 +127,8 @@ pub trait ResponseCompiler {
     fn counter_slot(&mut self, name: &str) -> u32;
     fn intern(&mut self, s: &str) -> Sym;
     fn npc(&self, id: &str) -> Option<u32>;
-    /// A dynamic area prototype by id: Ok(index), or Err(message).
-    fn dynamic_area(&self, id: &str) -> Result<u32, String>;
+    /// A dynamic area prototype by id.
+    fn dynamic_area(&self, id: &str) -> Result<u32, DynamicAreaError>;
     fn ticks(&mut self, path: String, seconds: f64) -> u64;
     fn push(&mut self, d: Diagnostic);
     /// Library index of a story event.
@@ -229,15 +238,15 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
                 at: (*at).into(),
                 ticks: seconds.map(|s| c.ticks(key(path, "seconds"), s)),
             },
-            Err(msg) => {
-                c.push(Diagnostic::error(key(path, "prototype"), msg));
+            Err(e) => {
+                c.push(Diagnostic::error(key(path, "prototype"), e.to_string()));
                 return None;
             }
         },
         Response::RemoveArea { prototype } => match c.dynamic_area(prototype) {
             Ok(proto) => CResponse::RemoveArea { proto },
-            Err(msg) => {
-                c.push(Diagnostic::error(key(path, "prototype"), msg));
+            Err(e) => {
+                c.push(Diagnostic::error(key(path, "prototype"), e.to_string()));
                 return None;
             }
         },

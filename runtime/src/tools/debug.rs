@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use crate::debug::{Debugger, Located, StepKind, Stop};
 use crate::pack::BreakpointDef;
+use crate::tools::LineError;
 
 /// Every command, for `help` and error messages.
 pub const COMMANDS: &[&str] = &[
@@ -53,38 +54,38 @@ pub fn handle_line(d: &mut Debugger, line: &str) -> Option<Value> {
     };
     Some(match handle(d, name, obj) {
         Ok(v) => v,
-        Err(e) => err(e),
+        Err(e) => err(e.to_string()),
     })
 }
 
-fn u64_arg(obj: &Map<String, Value>, key: &str, default: u64) -> Result<u64, String> {
+fn u64_arg(obj: &Map<String, Value>, key: &str, default: u64) -> Result<u64, LineError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(v) => v
             .as_u64()
-            .ok_or_else(|| format!("`{key}` must be a non-negative integer, found {v}")),
+            .ok_or_else(|| format!("`{key}` must be a non-negative integer, found {v}").into()),
     }
 }
 
-fn npc_arg(d: &Debugger, obj: &Map<String, Value>) -> Result<Option<u32>, String> {
+fn npc_arg(d: &Debugger, obj: &Map<String, Value>) -> Result<Option<u32>, LineError> {
     match obj.get("npc") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(id)) => d
             .npc_index(id)
             .map(Some)
-            .ok_or_else(|| format!("unknown NPC `{id}`")),
-        Some(v) => Err(format!("`npc` must be an NPC id, found {v}")),
+            .ok_or_else(|| LineError::unknown("NPC", id)),
+        Some(v) => Err(format!("`npc` must be an NPC id, found {v}").into()),
     }
 }
 
-fn id_arg(obj: &Map<String, Value>) -> Result<u32, String> {
+fn id_arg(obj: &Map<String, Value>) -> Result<u32, LineError> {
     obj.get("id")
         .and_then(Value::as_u64)
         .and_then(|i| u32::try_from(i).ok())
-        .ok_or_else(|| "`id` must be a breakpoint id".to_string())
+        .ok_or_else(|| "`id` must be a breakpoint id".into())
 }
 
-fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Value, String> {
+fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Value, LineError> {
     match name {
         "break" => {
             let mut def = obj.clone();
@@ -100,7 +101,7 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             if d.delete_breakpoint(id) {
                 Ok(json!({"ok": true}))
             } else {
-                Err(format!("no breakpoint {id}"))
+                Err(format!("no breakpoint {id}").into())
             }
         }
         "enable" | "disable" => {
@@ -108,7 +109,7 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             if d.enable_breakpoint(id, name == "enable") {
                 Ok(json!({"ok": true}))
             } else {
-                Err(format!("no breakpoint {id}"))
+                Err(format!("no breakpoint {id}").into())
             }
         }
         "breakpoints" => {
@@ -145,9 +146,9 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                 "over" => d.step_node(StepKind::Over, npc),
                 "out" => d.step_node(StepKind::Out, npc),
                 other => {
-                    return Err(format!(
+                    return Err(LineError::from(format!(
                         "unknown step kind `{other}`: tick, node, into, over or out"
-                    ));
+                    )));
                 }
             };
             Ok(position(d, &stop))
@@ -167,9 +168,9 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                     d.back_to_tick(t)?
                 }
                 other => {
-                    return Err(format!(
+                    return Err(LineError::from(format!(
                         "unknown back kind `{other}`: tick, node or to_tick"
-                    ));
+                    )));
                 }
             };
             Ok(position(d, &stop))
@@ -252,7 +253,8 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
         other => Err(format!(
             "unknown command `{other}`; commands: {}",
             COMMANDS.join(", ")
-        )),
+        )
+        .into()),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::program::Program;
 use crate::program::tracker::NodeState;
 use crate::session::Session;
 use crate::systems::effects::story as exec;
+use crate::tools::LineError;
 use crate::trace::Out;
 use crate::world::World;
 use crate::world::story::{Story, available};
@@ -57,11 +58,11 @@ impl ScriptSession {
         }
         Some(match self.op(t) {
             Ok(()) => self.state().to_string(),
-            Err(e) => json!({ "error": e }).to_string(),
+            Err(e) => json!({ "error": e.to_string() }).to_string(),
         })
     }
 
-    fn op(&mut self, line: &str) -> Result<(), String> {
+    fn op(&mut self, line: &str) -> Result<(), LineError> {
         let v: Json = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
         let o = v
             .as_object()
@@ -71,7 +72,7 @@ impl ScriptSession {
             .and_then(Json::as_str)
             .ok_or("missing `op` (advance, launch, end or set)")?;
         let p = self.program.clone();
-        let event = |o: &serde_json::Map<String, Json>| -> Result<u32, String> {
+        let event = |o: &serde_json::Map<String, Json>| -> Result<u32, LineError> {
             let id = o
                 .get("event")
                 .and_then(Json::as_str)
@@ -79,10 +80,10 @@ impl ScriptSession {
             let li = p
                 .events
                 .event(id)
-                .ok_or_else(|| format!("unknown event `{id}`"))?;
+                .ok_or_else(|| LineError::unknown("event", id))?;
             let st = self.world.story.as_ref().ok_or("no story")?;
             match p.events.scenarios[st.scenario as usize].local[li as usize] {
-                u32::MAX => Err(format!("event `{id}` is not in this scenario")),
+                u32::MAX => Err(format!("event `{id}` is not in this scenario").into()),
                 n => Ok(n),
             }
         };
@@ -104,17 +105,17 @@ impl ScriptSession {
                 let n = event(o)?;
                 let state = self.node_state(n);
                 if state != NodeState::Open {
-                    return Err(format!(
+                    return Err(LineError::from(format!(
                         "cannot launch `{}`: it is {}",
                         self.id(n),
                         describe(state)
-                    ));
+                    )));
                 }
                 if !available(&p, &self.world).contains(&n) {
-                    return Err(format!(
+                    return Err(LineError::from(format!(
                         "cannot launch `{}`: its precondition is false",
                         self.id(n)
-                    ));
+                    )));
                 }
                 exec::launch_local(&p, &mut self.world, n, false, &mut out);
             }
@@ -127,11 +128,11 @@ impl ScriptSession {
                 };
                 let state = self.node_state(n);
                 if state != NodeState::Active {
-                    return Err(format!(
+                    return Err(LineError::from(format!(
                         "cannot end `{}`: it is {}, not active",
                         self.id(n),
                         describe(state)
-                    ));
+                    )));
                 }
                 exec::end_local(&p, &mut self.world, n, success, &mut out);
             }
@@ -161,9 +162,9 @@ impl ScriptSession {
                 _ => return Err("`set` needs either `flag` or `counter`, and `value`".into()),
             },
             other => {
-                return Err(format!(
+                return Err(LineError::from(format!(
                     "unknown op `{other}` (known: advance, launch, end, set)"
-                ));
+                )));
             }
         }
         Ok(())

@@ -12,3 +12,41 @@ pub mod events;
 pub mod replay;
 pub mod talk;
 pub mod triggers;
+
+/// Why one line of a line tool was refused; its text is the `error` of the reply.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LineError {
+    /// The line is not JSON.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    /// A name the pack does not have (`what`: NPC, area, object, trigger, event, …).
+    #[error("unknown {what} `{id}`")]
+    Unknown { what: &'static str, id: String },
+    /// The debugger cannot go back there.
+    #[error(transparent)]
+    Back(#[from] crate::debug::BackError),
+    /// A malformed or refused line, as a sentence saying what is wrong.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for LineError {
+    fn from(s: String) -> Self {
+        LineError::Invalid(s)
+    }
+}
+
+impl From<&str> for LineError {
+    fn from(s: &str) -> Self {
+        LineError::Invalid(s.to_string())
+    }
+}
+
+impl LineError {
+    pub fn unknown(what: &'static str, id: &str) -> LineError {
+        LineError::Unknown {
+            what,
+            id: id.to_string(),
+        }
+    }
+}

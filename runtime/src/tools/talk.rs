@@ -235,40 +235,61 @@ pub struct Sweep {
 /// Most values a sweep may take (it runs one simulation per value).
 pub const MAX_SWEEP_VALUES: usize = 101;
 
+/// Why a `--sweep` specification was refused, or could not be applied to a pack.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SweepError {
+    #[error("`{0}`: expected [NPC.]PARAM=FROM:TO:STEP")]
+    Syntax(String),
+    #[error("unknown parameter `{param}`; one of: {known}")]
+    UnknownParameter { param: String, known: String },
+    #[error("`{0}`: expected FROM:TO:STEP")]
+    Range(String),
+    #[error("`{0}` is not a number")]
+    NotANumber(String),
+    #[error("parameters lie in [0, 1]; the sweep goes from {from} to {to}")]
+    OutOfRange { from: f64, to: f64 },
+    #[error("the step must be positive and FROM at most TO")]
+    Step,
+    #[error("the sweep takes more than {MAX_SWEEP_VALUES} values; use a larger step")]
+    TooManyValues,
+    #[error("the pack has no `casts`")]
+    NoCasts,
+    #[error("unknown NPC `{0}`")]
+    UnknownNpc(String),
+}
+
 impl Sweep {
-    pub fn parse(spec: &str) -> Result<Sweep, String> {
+    pub fn parse(spec: &str) -> Result<Sweep, SweepError> {
         let (lhs, range) = spec
             .split_once('=')
-            .ok_or_else(|| format!("`{spec}`: expected [NPC.]PARAM=FROM:TO:STEP"))?;
+            .ok_or_else(|| SweepError::Syntax(spec.to_string()))?;
         let (npc, param) = match lhs.rsplit_once('.') {
             Some((n, p)) => (Some(n.to_string()), p),
             None => (None, lhs),
         };
         if !param_names().contains(&param) {
-            return Err(format!(
-                "unknown parameter `{param}`; one of: {}",
-                param_names().join(", ")
-            ));
+            return Err(SweepError::UnknownParameter {
+                param: param.to_string(),
+                known: param_names().join(", "),
+            });
         }
         let nums: Vec<&str> = range.split(':').collect();
         let [from, to, step] = nums.as_slice() else {
-            return Err(format!("`{range}`: expected FROM:TO:STEP"));
+            return Err(SweepError::Range(range.to_string()));
         };
-        let num = |s: &str| -> Result<f64, String> {
+        let num = |s: &str| -> Result<f64, SweepError> {
             s.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("`{s}` is not a number"))
+                .ok_or_else(|| SweepError::NotANumber(s.to_string()))
         };
         let (from, to, step) = (num(from)?, num(to)?, num(step)?);
         if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) {
-            return Err(format!(
-                "parameters lie in [0, 1]; the sweep goes from {from} to {to}"
-            ));
+            return Err(SweepError::OutOfRange { from, to });
         }
         if step <= 0.0 || from > to {
-            return Err("the step must be positive and FROM at most TO".into());
+            return Err(SweepError::Step);
         }
         let mut values = Vec::new();
         let mut k = 0u32;
@@ -281,9 +302,7 @@ impl Sweep {
             values.push((v * 1e9).round() / 1e9);
             k += 1;
             if values.len() > MAX_SWEEP_VALUES {
-                return Err(format!(
-                    "the sweep takes more than {MAX_SWEEP_VALUES} values; use a larger step"
-                ));
+                return Err(SweepError::TooManyValues);
             }
         }
         Ok(Sweep {
@@ -295,9 +314,9 @@ impl Sweep {
 
     /// Sets the swept parameter to `v` in a pack: for one NPC in every cast (added as a
     /// member where it is not listed), or for every member and default of every cast.
-    pub fn apply(&self, pack: &mut crate::pack::Pack, v: f64) -> Result<(), String> {
+    pub fn apply(&self, pack: &mut crate::pack::Pack, v: f64) -> Result<(), SweepError> {
         if pack.casts.is_empty() {
-            return Err("the pack has no `casts`".into());
+            return Err(SweepError::NoCasts);
         }
         let set = |m: &mut crate::pack::CastMember| {
             let slot = match self.param.as_str() {
@@ -312,7 +331,7 @@ impl Sweep {
         match &self.npc {
             Some(npc) => {
                 if !pack.world.npcs.iter().any(|n| n.id == *npc) {
-                    return Err(format!("unknown NPC `{npc}`"));
+                    return Err(SweepError::UnknownNpc(npc.clone()));
                 }
                 for c in &mut pack.casts {
                     match c.members.iter_mut().find(|m| m.npc == *npc) {

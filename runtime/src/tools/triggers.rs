@@ -24,6 +24,7 @@ use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::session::Session;
 use crate::systems::effects::npcs::{door, reset, set_health};
+use crate::tools::LineError;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym, Vec2};
 use crate::world::areas::{areas_at, innermost};
@@ -35,7 +36,7 @@ pub const MAX_ADVANCE: f64 = 1.0e6;
 
 /// Applies one line and returns the state line. Errors name the problem (the caller adds
 /// the line number).
-pub fn step_line(s: &mut Session, line: &str) -> Result<J, String> {
+pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
     let v: J = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
     let obj = v
         .as_object()
@@ -107,23 +108,23 @@ pub fn find_npc(p: &Program, w: &World, name: &str) -> Option<u32> {
         .copied()
 }
 
-fn text<'a>(obj: &'a Map<String, J>, k: &str) -> Result<&'a str, String> {
+fn text<'a>(obj: &'a Map<String, J>, k: &str) -> Result<&'a str, LineError> {
     obj.get(k)
         .and_then(J::as_str)
-        .ok_or_else(|| format!("missing string `{k}`"))
+        .ok_or_else(|| format!("missing string `{k}`").into())
 }
 
-fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &str) -> Result<u32, String> {
+fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &str) -> Result<u32, LineError> {
     let id = text(obj, k)?;
-    find_npc(p, w, id).ok_or_else(|| format!("unknown NPC `{id}`"))
+    find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))
 }
 
-fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, String> {
+fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, LineError> {
     p.find_sym(s)
-        .ok_or_else(|| format!("{what} `{s}` is not mentioned anywhere in the pack"))
+        .ok_or_else(|| format!("{what} `{s}` is not mentioned anywhere in the pack").into())
 }
 
-fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
+fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
     let program = s.program().clone();
     let p: &Program = &program;
     let w = s.world_mut();
@@ -139,7 +140,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
                 let i = npc(p, w, obj, "npc")?;
                 let id = text(obj, "area")?;
                 let Some(EntityId::Area(area)) = p.entity(id) else {
-                    return Err(format!("unknown area `{id}`"));
+                    return Err(LineError::unknown("area", id));
                 };
                 let n = &mut w.npcs[i as usize];
                 let at = n.areas.binary_search(&area);
@@ -202,16 +203,16 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
                 set_health(p, w, i, 0.0, by, &mut out);
             }
             other => {
-                return Err(format!(
+                return Err(LineError::from(format!(
                     "unknown event `{other}` (enter, exit, message, died)"
-                ));
+                )));
             }
         }
         return Ok(());
     }
     if let Some(id) = obj.get("move") {
         let id = id.as_str().ok_or("`move` names an NPC")?;
-        let i = find_npc(p, w, id).ok_or_else(|| format!("unknown NPC `{id}`"))?;
+        let i = find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))?;
         let to = obj
             .get("to")
             .and_then(J::as_array)
@@ -315,7 +316,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
     if let Some(id) = obj.get("door") {
         let id = id.as_str().ok_or("`door` names an object")?;
         let Some(EntityId::Object(o)) = p.entity(id) else {
-            return Err(format!("unknown object `{id}`"));
+            return Err(LineError::unknown("object", id));
         };
         let action = match text(obj, "action")? {
             "open" => DoorAction::Open,
@@ -323,9 +324,9 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
             "lock" => DoorAction::Lock,
             "unlock" => DoorAction::Unlock,
             a => {
-                return Err(format!(
+                return Err(LineError::from(format!(
                     "unknown door action `{a}` (open, close, lock, unlock)"
-                ));
+                )));
             }
         };
         door(p, w, o, action, &mut out);
@@ -336,7 +337,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
         let t = p
             .triggers
             .find(id)
-            .ok_or_else(|| format!("unknown trigger `{id}`"))?;
+            .ok_or_else(|| LineError::unknown("trigger", id))?;
         reset(p, w, t);
         return Ok(());
     }
@@ -344,5 +345,6 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
     Err(format!(
         "nothing to do with {{{}}}: expected advance, event, move, set_flag, set_counter, give, take, equip, unequip, health, damage, door or reset",
         keys.join(", ")
-    ))
+    )
+    .into())
 }

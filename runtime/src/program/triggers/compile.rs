@@ -880,7 +880,7 @@ impl ResponseCompiler for RespCx<'_, '_> {
     fn lookup(&self, id: &str) -> Option<EntityId> {
         self.b.p.entity(id)
     }
-    fn dynamic_area(&self, id: &str) -> Result<u32, String> {
+    fn dynamic_area(&self, id: &str) -> Result<u32, crate::program::responses::DynamicAreaError> {
         ResponseCompiler::dynamic_area(&*self.b, id)
     }
     fn event(&self, id: &str) -> Option<u32> {
