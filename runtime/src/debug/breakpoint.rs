@@ -6,6 +6,7 @@ use crate::pack::{BreakOn, NodeWhen};
 use crate::program::Program;
 use crate::program::breakpoints::Watch;
 pub use crate::program::breakpoints::{Breakpoint, BreakpointError};
+pub use crate::program::show_value as show;
 use crate::trace::{DebugEvent, TraceEvent};
 use crate::value::EntityId;
 
@@ -235,19 +236,5 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::ObjectState { .. }
             | TraceEvent::LevelComplete { .. } => None,
         },
-    }
-}
-
-/// A value as people read it, strings and entities by name.
-pub fn show(p: &Program, v: crate::value::Value) -> String {
-    use crate::value::Value;
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => format!("{f}"),
-        Value::Str(s) => format!("{:?}", p.sym(s)),
-        Value::Vec2(v) => format!("({}, {})", v.x, v.y),
-        Value::Entity(EntityId::None) => "none".into(),
-        Value::Entity(e) => p.entity_name(e).to_string(),
     }
 }

@@ -69,6 +69,21 @@ pub fn load_file(path: &std::path::Path) -> Loaded {
     }
 }
 
+/// A value as people read it, the one formatter of the debugger, the tools and the editor:
+/// floats in their shortest form that reads back to the same number (`0.1`, `2.5`, `1e-7`
+/// as `0.0000001`), strings quoted, entities by id.
+pub fn show_value(p: &Program, v: Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f}"),
+        Value::Str(s) => format!("{:?}", p.sym(s)),
+        Value::Vec2(v) => format!("({}, {})", v.x, v.y),
+        Value::Entity(EntityId::None) => "none".into(),
+        Value::Entity(e) => p.entity_name(e).to_string(),
+    }
+}
+
 /// A named, typed table of variable slots.
 #[derive(Clone, Debug, Default)]
 pub struct Slots {

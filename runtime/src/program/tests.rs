@@ -70,3 +70,23 @@ fn parallel_thresholds_within_the_children_are_quiet() {
         ]
     );
 }
+
+#[test]
+fn values_are_shown_shortest_and_read_back_exactly() {
+    use crate::value::{EntityId, Value, Vec2};
+    let pack = load_str(&parallel_pack("", 1)).pack.expect("pack");
+    let (p, _) = super::build(&pack);
+    let show = |v| super::show_value(&p, v);
+    assert_eq!(show(Value::Float(0.1)), "0.1");
+    assert_eq!(show(Value::Float(2.5)), "2.5");
+    assert_eq!(show(Value::Float(1e-7)), "0.0000001");
+    for x in [1.0 / 3.0, 0.1 + 0.2, 123456.789e3, -2.0f64.sqrt()] {
+        let text = show(Value::Float(x));
+        assert_eq!(text.parse::<f64>().ok(), Some(x), "{text}");
+    }
+    assert_eq!(show(Value::Int(-3)), "-3");
+    assert_eq!(show(Value::Bool(true)), "true");
+    assert_eq!(show(Value::Vec2(Vec2::new(0.5, -1.0))), "(0.5, -1)");
+    assert_eq!(show(Value::Entity(EntityId::Npc(0))), "n");
+    assert_eq!(show(Value::Entity(EntityId::None)), "none");
+}
