@@ -1,5 +1,6 @@
 //! Compiled area rules: templates, brains, handlers, hierarchy, and the spatial grid.
 
+use super::grid::{BoxGrid, MAX_CELLS_PER_AXIS};
 use crate::pack::{DropPolicy, Rect};
 use crate::value::{Sym, Vec2};
 
@@ -52,64 +53,17 @@ impl AreaRules {
     }
 }
 
-/// A uniform grid over the world bounds listing, per cell, the static areas whose bounding
-/// box overlaps it: finding the areas at a point costs the same however many areas exist.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Grid {
-    min: Vec2,
-    cell: f64,
-    cols: usize,
-    rows: usize,
-    cells: Vec<Vec<u32>>,
-}
-
-impl Grid {
-    /// Builds the grid for areas given by (index, bounding box); `bounds` is the world.
-    pub fn build(bounds: Rect, areas: &[(u32, Rect)]) -> Grid {
-        let w = (bounds.max.x - bounds.min.x).max(1e-9);
-        let h = (bounds.max.y - bounds.min.y).max(1e-9);
-        // About one cell per area, at most 256 × 256.
-        let n = ((areas.len() as f64).sqrt().ceil() as usize).clamp(1, 256);
-        let cell = (w.max(h) / n as f64).max(1e-6);
-        let cols = ((w / cell).ceil() as usize).clamp(1, 256);
-        let rows = ((h / cell).ceil() as usize).clamp(1, 256);
-        let mut g = Grid {
-            min: Vec2::new(bounds.min.x, bounds.min.y),
-            cell,
-            cols,
-            rows,
-            cells: vec![Vec::new(); cols * rows],
-        };
-        for &(a, b) in areas {
-            let (c0, r0) = g.cell_of(Vec2::new(b.min.x, b.min.y));
-            let (c1, r1) = g.cell_of(Vec2::new(b.max.x, b.max.y));
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    g.cells[r * cols + c].push(a);
-                }
-            }
-        }
-        g
-    }
-
-    fn cell_of(&self, p: Vec2) -> (usize, usize) {
-        let c = ((p.x - self.min.x) / self.cell).floor();
-        let r = ((p.y - self.min.y) / self.cell).floor();
-        // `as usize` saturates (negative and NaN become 0).
-        (
-            (c.max(0.0) as usize).min(self.cols - 1),
-            (r.max(0.0) as usize).min(self.rows - 1),
-        )
-    }
-
-    /// Areas whose bounding box may contain `p`.
-    pub fn candidates(&self, p: Vec2) -> &[u32] {
-        if self.cells.is_empty() {
-            return &[];
-        }
-        let (c, r) = self.cell_of(p);
-        &self.cells[r * self.cols + c]
-    }
+/// The spatial index of the static areas: their bounding boxes in the one grid of static
+/// boxes, about one cell per area.
+pub fn static_grid(bounds: Rect, areas: &[(u32, Rect)]) -> BoxGrid {
+    let w = (bounds.max.x - bounds.min.x).max(1e-9);
+    let h = (bounds.max.y - bounds.min.y).max(1e-9);
+    let n = ((areas.len() as f64).sqrt().ceil() as usize).clamp(1, MAX_CELLS_PER_AXIS);
+    let boxes: Vec<(u32, Vec2, Vec2)> = areas
+        .iter()
+        .map(|&(a, b)| (a, Vec2::new(b.min.x, b.min.y), Vec2::new(b.max.x, b.max.y)))
+        .collect();
+    BoxGrid::build(bounds, w.max(h) / n as f64, &boxes, Vec::new())
 }
 
 /// Dynamic area ids have this bit set: `DYN | proto << 16 | serial`.

@@ -6,6 +6,7 @@
 pub mod areas;
 pub mod breakpoints;
 pub mod casts;
+pub mod grid;
 pub mod responses;
 pub mod story;
 #[cfg(test)]
@@ -211,7 +212,7 @@ pub struct Program {
     /// Smart-area rules, by area index.
     pub area_rules: Vec<areas::AreaRules>,
     /// Spatial index of the static areas.
-    pub grid: areas::Grid,
+    pub grid: grid::BoxGrid,
     /// Parameters of every request node.
     pub requests: Vec<areas::CRequest>,
     /// Static areas with a brain or handlers (the only ones the areas phase visits).
@@ -728,7 +729,7 @@ impl Builder<'_> {
 
     /// Templates, brains, handlers, hierarchy and the spatial grid of the areas.
     fn area_rules(&mut self) {
-        use areas::{AreaRules, CTemplate, Grid};
+        use areas::{AreaRules, CTemplate};
         let pack = self.pack;
         let mut rules: Vec<AreaRules> = Vec::new();
         let mut ai = 0usize;
@@ -868,7 +869,7 @@ impl Builder<'_> {
             .filter(|(i, _)| !rules.get(*i).is_some_and(|r| r.dynamic))
             .map(|(i, a)| (i as u32, a.bbox))
             .collect();
-        self.p.grid = Grid::build(self.p.bounds, &statics);
+        self.p.grid = areas::static_grid(self.p.bounds, &statics);
         self.p.area_rules = rules;
     }
 

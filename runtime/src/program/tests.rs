@@ -90,3 +90,51 @@ fn values_are_shown_shortest_and_read_back_exactly() {
     assert_eq!(show(Value::Entity(EntityId::Npc(0))), "n");
     assert_eq!(show(Value::Entity(EntityId::None)), "none");
 }
+
+#[test]
+fn the_grid_of_static_boxes_finds_every_box_holding_a_point() {
+    use super::grid::BoxGrid;
+    use crate::pack::{Point, Rect};
+    use crate::value::Vec2;
+    let bounds = Rect {
+        min: Point { x: 0.0, y: 0.0 },
+        max: Point { x: 100.0, y: 100.0 },
+    };
+    let v = Vec2::new;
+    // Box 2 reaches outside the bounds; box 9 is checked for every point.
+    let boxes = [
+        (0, v(0.0, 0.0), v(10.0, 10.0)),
+        (1, v(5.0, 5.0), v(60.0, 8.0)),
+        (2, v(90.0, -20.0), v(140.0, 30.0)),
+    ];
+    let g = BoxGrid::build(bounds, 7.0, &boxes, vec![9]);
+    let near = |x, y| g.near(v(x, y)).collect::<Vec<u32>>();
+    let holds = |x: f64, y: f64| -> Vec<u32> {
+        let mut h: Vec<u32> = boxes
+            .iter()
+            .filter(|(_, lo, hi)| x >= lo.x && x <= hi.x && y >= lo.y && y <= hi.y)
+            .map(|b| b.0)
+            .collect();
+        h.push(9);
+        h
+    };
+    for (x, y) in [
+        (6.0, 6.0),
+        (59.0, 7.5),
+        (95.0, 0.0),
+        (99.9, 29.0),
+        (50.0, 50.0),
+        (0.0, 0.0),
+    ] {
+        let found = near(x, y);
+        for id in holds(x, y) {
+            assert!(found.contains(&id), "({x}, {y}): {found:?} lacks {id}");
+        }
+        assert_eq!(found.last(), Some(&9), "`always` boxes come last");
+    }
+    // Points outside the bounds use the edge cells.
+    assert!(near(120.0, 10.0).contains(&2));
+    // No boxes: only the `always` ones, and no cells allocated.
+    let empty = BoxGrid::build(bounds, 1.0, &[], vec![3]);
+    assert_eq!(empty.near(v(1.0, 1.0)).collect::<Vec<_>>(), [3]);
+}

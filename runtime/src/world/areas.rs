@@ -201,7 +201,7 @@ pub fn vars(w: &World, id: u32) -> Option<&[Value]> {
 /// with the number of areas in the world.
 pub fn areas_at(p: &Program, w: &World, at: Vec2, out: &mut Vec<u32>) {
     out.clear();
-    for &a in p.grid.candidates(at) {
+    for a in p.grid.near(at) {
         if contains(p, w, a, at) {
             out.push(a);
         }

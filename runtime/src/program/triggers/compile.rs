@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde_json::Value as J;
 
 use super::{
-    CNode, CTrigger, Cmp, DoorIs, Key, Leaf, LeafKind, Op, Sensor, SensorGrid, SystemInfo,
-    TriggerProgram, Who,
+    CNode, CTrigger, Cmp, DoorIs, Key, Leaf, LeafKind, Op, Sensor, SystemInfo, TriggerProgram, Who,
 };
 use crate::expr::{Expr, Resolver};
 use crate::pack::Diagnostic;
@@ -306,7 +305,7 @@ pub(crate) fn build(b: &mut Builder<'_>) {
         .leaves
         .iter()
         .any(|l| matches!(l.kind, LeafKind::Died { .. } | LeafKind::Killed { .. }));
-    tp.grid = SensorGrid::build(&tp.sensors);
+    tp.grid = super::sensor_grid(b.p.bounds, &tp.sensors);
     let mut diags = static_checks(
         b,
         &tp,

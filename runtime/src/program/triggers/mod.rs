@@ -39,6 +39,7 @@ use std::collections::HashMap;
 
 use crate::pack::Response;
 pub use crate::pack::{Cond, Owner, Pick, TriggerDef, TriggerSystemDef};
+use crate::program::grid::BoxGrid;
 use crate::program::responses::CResponse;
 pub use crate::value::Cmp;
 use crate::value::{EntityId, Sym, Vec2};
@@ -227,61 +228,6 @@ impl Sensor {
     }
 }
 
-/// Uniform grid over sensors' bounding boxes: a moving NPC looks only at its cell.
-#[derive(Clone, Debug, Default)]
-pub struct SensorGrid {
-    pub cell: f64,
-    cells: HashMap<(i64, i64), Vec<u32>>,
-    /// Sensors too large for the grid, checked always.
-    big: Vec<u32>,
-}
-
-/// Cells one sensor may cover before it is kept in the always-checked list.
-const MAX_SENSOR_CELLS: i64 = 1024;
-
-impl SensorGrid {
-    fn key(&self, x: f64, y: f64) -> (i64, i64) {
-        (
-            (x / self.cell).floor() as i64,
-            (y / self.cell).floor() as i64,
-        )
-    }
-    pub(crate) fn build(sensors: &[Sensor]) -> SensorGrid {
-        // Cell size: twice the median sensor extent, at least 1 world unit.
-        let mut sizes: Vec<f64> = sensors
-            .iter()
-            .map(|s| (s.max.x - s.min.x).max(s.max.y - s.min.y))
-            .collect();
-        sizes.sort_by(f64::total_cmp);
-        let median = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
-        let mut g = SensorGrid {
-            cell: (median * 2.0).max(1.0),
-            ..SensorGrid::default()
-        };
-        for (i, s) in sensors.iter().enumerate() {
-            let (x0, y0) = g.key(s.min.x, s.min.y);
-            let (x1, y1) = g.key(s.max.x, s.max.y);
-            if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_SENSOR_CELLS {
-                g.big.push(i as u32);
-                continue;
-            }
-            for x in x0..=x1 {
-                for y in y0..=y1 {
-                    g.cells.entry((x, y)).or_default().push(i as u32);
-                }
-            }
-        }
-        g
-    }
-    /// Sensors whose box may contain the point.
-    pub fn near(&self, at: Vec2) -> impl Iterator<Item = u32> + '_ {
-        let cell = self.cells.get(&self.key(at.x, at.y));
-        cell.into_iter()
-            .flat_map(|v| v.iter().copied())
-            .chain(self.big.iter().copied())
-    }
-}
-
 /// What an event is keyed by in the listener index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Key {
@@ -309,7 +255,8 @@ pub struct TriggerProgram {
     pub triggers: Vec<CTrigger>,
     pub leaves: Vec<Leaf>,
     pub sensors: Vec<Sensor>,
-    pub grid: SensorGrid,
+    /// The sensors' bounding boxes in the grid of static boxes.
+    pub grid: BoxGrid,
     /// Event key → listening leaves, in leaf order.
     pub(crate) listeners: HashMap<Key, Vec<u32>>,
     /// Triggers with a condition polled every tick.
@@ -339,4 +286,34 @@ impl TriggerProgram {
 /// The `do` names of responses (for traces).
 pub(crate) fn response_names(rs: &[Response]) -> Vec<&'static str> {
     rs.iter().map(Response::name).collect()
+}
+
+/// Cells one sensor may cover (at the sensors' own cell size) before it is checked for every
+/// point instead of listed cell by cell.
+const MAX_SENSOR_CELLS: i64 = 1024;
+
+/// The sensors in the grid of static boxes: cells of twice the median sensor extent (at least
+/// 1 world unit); sensors covering more than [`MAX_SENSOR_CELLS`] such cells are checked
+/// always (after the listed ones, as before the grids were one).
+pub(crate) fn sensor_grid(bounds: crate::pack::Rect, sensors: &[Sensor]) -> BoxGrid {
+    let mut sizes: Vec<f64> = sensors
+        .iter()
+        .map(|s| (s.max.x - s.min.x).max(s.max.y - s.min.y))
+        .collect();
+    sizes.sort_by(f64::total_cmp);
+    let median = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
+    let cell = (median * 2.0).max(1.0);
+    let key = |x: f64, y: f64| ((x / cell).floor() as i64, (y / cell).floor() as i64);
+    let mut boxes = Vec::new();
+    let mut always = Vec::new();
+    for (i, s) in sensors.iter().enumerate() {
+        let (x0, y0) = key(s.min.x, s.min.y);
+        let (x1, y1) = key(s.max.x, s.max.y);
+        if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > MAX_SENSOR_CELLS {
+            always.push(i as u32);
+        } else {
+            boxes.push((i as u32, s.min, s.max));
+        }
+    }
+    BoxGrid::build(bounds, cell, &boxes, always)
 }
