@@ -33,19 +33,16 @@ fn err(msg: impl Into<String>) -> Value {
 
 /// Handles one line; returns the reply (None for blank lines and `#` comments).
 pub fn handle_line(d: &mut Debugger, line: &str) -> Option<Value> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return None;
-    }
-    let cmd: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return Some(err(format!("not a JSON command: {e}"))),
+    let line = crate::tools::content(line)?;
+    let obj = match crate::tools::parse_object(
+        line,
+        "not a JSON command",
+        "a command is a JSON object such as {\"cmd\": \"tick\"}",
+    ) {
+        Ok(o) => o,
+        Err(e) => return Some(err(e.to_string())),
     };
-    let Some(obj) = cmd.as_object() else {
-        return Some(err(
-            "a command is a JSON object such as {\"cmd\": \"tick\"}",
-        ));
-    };
+    let obj = &obj;
     let Some(name) = obj.get("cmd").and_then(Value::as_str) else {
         return Some(err(format!(
             "missing \"cmd\"; commands: {}",

@@ -52,10 +52,7 @@ impl ScriptSession {
     /// Runs one script line. Blank lines and `#` comments give None; everything else gives
     /// the state line, or an `{"error": ...}` line (and changes nothing).
     pub fn line(&mut self, line: &str) -> Option<String> {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            return None;
-        }
+        let t = crate::tools::content(line)?;
         Some(match self.op(t) {
             Ok(()) => self.state().to_string(),
             Err(e) => json!({ "error": e.to_string() }).to_string(),
@@ -63,10 +60,11 @@ impl ScriptSession {
     }
 
     fn op(&mut self, line: &str) -> Result<(), LineError> {
-        let v: Json = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-        let o = v
-            .as_object()
-            .ok_or("a script line is a JSON object such as {\"op\":\"advance\",\"days\":1}")?;
+        let o = &crate::tools::parse_object(
+            line,
+            "invalid JSON",
+            "a script line is a JSON object such as {\"op\":\"advance\",\"days\":1}",
+        )?;
         let op = o
             .get("op")
             .and_then(Json::as_str)

@@ -37,10 +37,7 @@ pub const MAX_ADVANCE: f64 = 1.0e6;
 /// Applies one line and returns the state line. Errors name the problem (the caller adds
 /// the line number).
 pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
-    let v: J = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-    let obj = v
-        .as_object()
-        .ok_or_else(|| "each line is a JSON object".to_string())?;
+    let obj = &crate::tools::parse_object(line, "invalid JSON", "each line is a JSON object")?;
     s.set_tracing(true);
     s.clear_trace();
     if let Some(a) = obj.get("advance") {

@@ -35,10 +35,9 @@ pub(super) fn triggers(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let Some(line) = townsfolk_runtime::tools::content(line) else {
             continue;
-        }
+        };
         match script::step_line(&mut session, line) {
             Ok(v) => writeln!(out, "{v}")?,
             Err(e) => {
