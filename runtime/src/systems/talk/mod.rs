@@ -1,0 +1,331 @@
+//! Background conversations (SPEC §5, seed 002): the turn-taking model of Jan & Traum for
+//! groups of background NPCs, made position-aware.
+//!
+//! An NPC takes part while a `converse` node of its tree runs: the node hands it to a *cast*
+//! (the pack's `casts` section: five personality parameters per character and the cast's
+//! settings). Each character then runs its own copy of the algorithm, with its own view of
+//! the others (who speaks, whom they gaze at, when they were last active) and of its group's
+//! membership; views may disagree, as in the seed. Characters signal each other only through
+//! messages in their `talk` inbox (delivered at the end of the tick, like every message of
+//! the runtime), and perceive only what is visible: gaze, who speaks and whom they address.
+//!
+//! Each tick, after the NPC trees ([`step`]):
+//! - hand-overs: NPCs whose `converse` node started or ended enter or leave the layer;
+//! - each character (in NPC order) handles its inbox: *tracking participation*, *responding
+//!   to others* (gaze at the speaker, overlap resolution at a TRP by confidence, joining
+//!   when addressed), *claiming a turn* at a pre-TRP cue (talkativeness; transparency for the
+//!   claim signal and for feedback), taking the turn at the TRP;
+//! - speakers run their segment clock: pre-TRP cue, TRP, and after an unclaimed TRP the
+//!   verbosity test to go on (*continuing speaking*); segment length from interactivity;
+//! - about every 0.5 s the *main cycle*: drop inactive members, start to speak in silence,
+//!   leave after long silence, detect a split when several speak at once, interrupt
+//!   (talkativeness × confidence), resolve simultaneous speech (confidence), detect side
+//!   talk, gesture and gaze away, stop when nobody attends; position-aware: gather facing
+//!   the group's centre (through the NPC's movement target) and react to noise;
+//! - about every 5 s the *high-level planner*: leave, join a (nearby) group, or start a new
+//!   conversation with a (nearby) character;
+//! - every 0.5 s, the groups as an observer sees them (mutual membership) are recomputed:
+//!   labels for the preview's outlines, splits and merges, group-size statistics.
+//!
+//! Every random test draws from the world's seeded generator in this fixed order, so one
+//! seed and one pack give one conversation. The state lives in [`World::talk`]
+//! ([`TalkState`], part of every snapshot and of the world hash); [`preview`] is the
+//! read-only view the editor draws; [`metrics`] turns the counters into the report of
+//! `townsfolk talk`.
+
+mod cycle;
+mod grid;
+mod groups;
+#[cfg(test)]
+mod tests;
+mod turns;
+
+use rand::RngExt;
+
+use crate::program::Program;
+use crate::program::casts::{CastInfo, Msg};
+use crate::trace::{Out, TraceEvent};
+use crate::value::{EntityId, Vec2};
+use crate::world::talk::*;
+use crate::world::{MAX_INBOX, Message, World};
+use grid::*;
+use groups::*;
+
+// ---------------------------------------------------------------------------------------
+// Timing constants (seconds), from the seed where it gives them.
+
+/// Window after a TRP within which starting to speak counts as "at the TRP".
+const TRP_WINDOW: f64 = 0.4;
+/// Lead of the pre-TRP cue before the TRP.
+const PRE_TRP_LEAD: f64 = 0.8;
+/// Silence after which a character may leave ("no one was speaking for some time").
+const SILENCE_LEAVE: f64 = 4.0;
+/// Simultaneous speakers for this long mean the group split.
+const SPLIT_AFTER: f64 = 1.0;
+/// How often observer-level groups are recomputed.
+const GROUP_EVERY: f64 = 0.5;
+
+struct Cx<'a, 'b, 'p> {
+    p: &'a Program,
+    w: &'a mut World,
+    out: &'a mut Out<'b, 'p>,
+    now: u64,
+}
+
+impl Cx<'_, '_, '_> {
+    fn rnd(&mut self) -> f64 {
+        self.w.rng.random::<f64>()
+    }
+    fn test(&mut self, p: f64) -> bool {
+        self.rnd() < p
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        ((self.rnd() * n as f64) as usize).min(n.saturating_sub(1))
+    }
+    fn ticks(&self, s: f64) -> u64 {
+        self.p.talk.ticks(s)
+    }
+    fn c(&self, i: u32) -> &Char {
+        &self.w.talk.chars[i as usize]
+    }
+    /// What `i` shows to others (up to date for every character but the one whose turn
+    /// it is: read it only for others).
+    fn v(&self, i: u32) -> Vis {
+        self.w.talk.vis[i as usize]
+    }
+    fn sync(&mut self, i: u32) {
+        let t = &mut self.w.talk;
+        t.vis[i as usize] = Vis::of(&t.chars[i as usize]);
+    }
+    fn cm(&mut self, i: u32) -> &mut Char {
+        &mut self.w.talk.chars[i as usize]
+    }
+    fn cast(&self, i: u32) -> &CastInfo {
+        &self.p.talk.casts[self.c(i).cast as usize]
+    }
+    fn emit(&mut self, npc: u32, ev: TraceEvent) {
+        // Once a debugger asked to pause, the rest of the tick is not reported: it is re-run.
+        if !self.out.stop {
+            self.out.emit(self.p, self.w, Some(npc), ev);
+        }
+    }
+    fn send(&mut self, from: u32, to: u32, m: Msg) {
+        if self.w.outbox.len() >= MAX_INBOX * 16 + self.w.talk.chars.len() * 8 {
+            return;
+        }
+        self.w.outbox.push((
+            EntityId::Npc(to),
+            self.p.talk.inbox,
+            Message {
+                from: EntityId::Npc(from),
+                message: self.p.talk.msg[m as usize],
+                sent: self.now,
+            },
+        ));
+    }
+    fn broadcast(&mut self, from: u32, m: Msg) {
+        for k in 0..self.c(from).members.len() {
+            let to = self.c(from).members[k].npc;
+            self.send(from, to, m);
+        }
+    }
+    fn set_gaze(&mut self, i: u32, at: u32) {
+        if self.c(i).gaze != at {
+            self.cm(i).gaze = at;
+            let tick = self.now;
+            self.emit(i, TraceEvent::Gaze { tick, npc: i, at });
+        }
+    }
+    fn nonverbal(&mut self, i: u32, what: Nonverbal) {
+        let now = self.now;
+        self.cm(i).nonverbal = Some((what, now));
+        self.emit(
+            i,
+            TraceEvent::Gesture {
+                tick: now,
+                npc: i,
+                what,
+            },
+        );
+    }
+    /// Adds `j` to `i`'s view (or refreshes it).
+    fn touch(&mut self, i: u32, j: u32) {
+        let now = self.now;
+        let c = self.cm(i);
+        match c.members.iter_mut().find(|m| m.npc == j) {
+            Some(m) => m.last_active = now,
+            None => c.members.push(Member {
+                npc: j,
+                last_active: now,
+            }),
+        }
+    }
+    fn remove_member(&mut self, i: u32, j: u32) {
+        let now = self.now;
+        let c = self.cm(i);
+        c.members.retain(|m| m.npc != j);
+        c.speakers.retain(|&s| s != j);
+        if c.speakers.is_empty() && !c.speaking && c.silent_since == 0 {
+            c.silent_since = now;
+        }
+    }
+    /// `i` enters a conversation: an event for the trace and the counters.
+    fn entered(&mut self, i: u32, with: u32) {
+        self.cm(i).counters.joins += 1;
+        let now = self.now;
+        self.cm(i).silent_since = now;
+        self.emit(
+            i,
+            TraceEvent::GroupJoin {
+                tick: now,
+                npc: i,
+                with,
+            },
+        );
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    Normal,
+    AtTrp,
+    Continue,
+    Interrupt,
+}
+
+// ---- the phase ---------------------------------------------------------------------------
+
+/// The conversation phase of one tick (after the NPC trees, before movement).
+pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
+    if p.talk.casts.is_empty() {
+        return;
+    }
+    let now = w.tick;
+    let n = w.npcs.len().min(w.talk.chars.len());
+    let mut cx = Cx { p, w, out, now };
+    // Hand-overs by `converse` nodes.
+    let mut active = false;
+    for i in 0..n as u32 {
+        let Vis { want, cast, .. } = cx.v(i);
+        if want != cast {
+            if cast != NONE {
+                cx.leave_conversation(i);
+                let c = cx.cm(i);
+                c.cast = NONE;
+                c.speaking = false;
+            }
+            if want != NONE {
+                let k = &p.talk.casts[want as usize];
+                let personality = k.personality(i);
+                let (cycle, plan) = (k.cycle_ticks, k.planner_ticks);
+                let first_cycle = now + 1 + cx.pick(cycle as usize) as u64;
+                let first_plan = now + 1 + cx.pick((plan as usize).min(cycle as usize * 2)) as u64;
+                let c = cx.cm(i);
+                c.cast = want;
+                c.personality = personality;
+                c.next_cycle = first_cycle;
+                c.next_plan = first_plan;
+                c.noise = 0.0;
+                c.away = Vec2::ZERO;
+            }
+            cx.sync(i);
+        }
+        active |= cx.v(i).cast != NONE;
+        if cx.out.stop {
+            return;
+        }
+    }
+    if !active {
+        // Nothing to do; drop stale signals.
+        discard_all(cx.p, cx.w);
+        return;
+    }
+    cx.w.talk.stats.ticks += 1;
+    if p.talk.casts.iter().any(|k| k.position_aware) {
+        build_grid(p, cx.w);
+    }
+    let inbox = p.talk.inbox;
+    for i in 0..n as u32 {
+        // No delivery since the layer last emptied it: the `talk` inbox is empty.
+        let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
+            cx.w.npcs[i as usize]
+                .inboxes
+                .iter()
+                .position(|(s, _)| *s == inbox)
+        } else {
+            None
+        };
+        if cx.v(i).cast == NONE {
+            if let Some(k) = slot {
+                cx.w.npcs[i as usize].inboxes[k].1.clear();
+            }
+            continue;
+        }
+        if let Some(k) = slot {
+            while let Some(m) = cx.w.npcs[i as usize].inboxes[k].1.pop_front() {
+                if let (EntityId::Npc(j), Some(kind)) = (m.from, p.talk.msg_of(m.message)) {
+                    cx.handle(i, j, kind);
+                }
+            }
+        }
+        cx.speech_clock(i);
+        if now >= cx.c(i).next_cycle {
+            let every = cx.cast(i).cycle_ticks;
+            cx.cm(i).next_cycle = now + every;
+            cx.cycle(i);
+        }
+        if now >= cx.c(i).next_plan {
+            let every = cx.cast(i).planner_ticks;
+            cx.cm(i).next_plan = now + every;
+            cx.plan(i);
+        }
+        cx.sync(i);
+        if cx.out.stop {
+            return;
+        }
+    }
+    if now.is_multiple_of(p.talk.ticks(GROUP_EVERY)) {
+        observe_groups(&mut cx);
+    }
+}
+
+fn discard_all(p: &Program, w: &mut World) {
+    w.talk.mail.iter_mut().for_each(|m| *m = false);
+    for npc in &mut w.npcs {
+        if let Some((_, q)) = npc.inboxes.iter_mut().find(|(s, _)| *s == p.talk.inbox) {
+            q.clear();
+        }
+    }
+}
+
+/// Stable counting sort of `v` by `key` (below `buckets`); `tmp` and `hist` are scratch.
+/// Leaves `v` as it is when every key is the same.
+fn counting_sort<T: Copy>(
+    v: &mut [T],
+    tmp: &mut Vec<T>,
+    hist: &mut Vec<u32>,
+    buckets: usize,
+    key: impl Fn(&T) -> usize,
+) {
+    if v.len() < 2 {
+        return;
+    }
+    hist.clear();
+    hist.resize(buckets + 1, 0);
+    for x in v.iter() {
+        hist[key(x) + 1] += 1;
+    }
+    if hist.iter().any(|&c| c as usize == v.len()) {
+        return;
+    }
+    for b in 0..buckets {
+        hist[b + 1] += hist[b];
+    }
+    tmp.clear();
+    tmp.extend_from_slice(v);
+    for x in tmp.iter() {
+        let k = key(x);
+        v[hist[k] as usize] = *x;
+        hist[k] += 1;
+    }
+}
