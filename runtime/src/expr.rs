@@ -71,6 +71,14 @@ pub trait Env {
     fn holders(&self, _template: Sym) -> i64 {
         0
     }
+    /// An entity's health points (`health`, `health(e)`): 0 for what has none.
+    fn health(&self, _e: EntityId) -> f64 {
+        0.0
+    }
+    /// Whether an entity is a living NPC: in the world and not dead (`alive(e)`).
+    fn alive(&self, _e: EntityId) -> bool {
+        false
+    }
 }
 
 /// A compile error, located in the source text.
@@ -144,7 +152,13 @@ enum Op {
     SubjectHas(Sym),
     Hour,
     Day,
+    /// `health`: the health of `self`.
+    HealthSelf,
     // Unary, in place.
+    /// `health(e)`: an entity's health points.
+    Health,
+    /// `alive(e)`: whether an entity is a living NPC.
+    Alive,
     Not,
     NegI,
     NegF,
@@ -751,6 +765,9 @@ fn run<const N: usize>(code: &[Op], base: usize, env: &dyn Env) -> Value {
                 };
                 st.push(Value::Float(d));
             }
+            Op::HealthSelf => st.push(Value::Float(env.health(env.self_entity()))),
+            Op::Health => st.map_top(|v| Value::Float(env.health(entity_of(v)))),
+            Op::Alive => st.map_top(|v| Value::Bool(env.alive(entity_of(v)))),
             Op::Pos => st.map_top(|v| {
                 Value::Vec2(point_of(env, Value::Entity(entity_of(v))).unwrap_or(Vec2::ZERO))
             }),
@@ -1077,6 +1094,8 @@ enum Func {
     HasTag,
     Holders,
     SubjectHas,
+    Health,
+    Alive,
 }
 
 const FUNCS: &[(&str, Func, &str)] = &[
@@ -1096,6 +1115,8 @@ const FUNCS: &[(&str, Func, &str)] = &[
     ("has_tag", Func::HasTag, "has_tag(\"tag\")"),
     ("holders", Func::Holders, "holders(\"behavior\")"),
     ("subject_has", Func::SubjectHas, "subject_has(\"tag\")"),
+    ("health", Func::Health, "health(entity)"),
+    ("alive", Func::Alive, "alive(entity)"),
 ];
 
 impl Func {
@@ -1110,7 +1131,9 @@ impl Func {
             | Func::Entity
             | Func::HasTag
             | Func::Holders
-            | Func::SubjectHas => 1,
+            | Func::SubjectHas
+            | Func::Health
+            | Func::Alive => 1,
             Func::Distance | Func::Vec2 | Func::Min | Func::Max => 2,
             Func::Clamp => 3,
         }
@@ -1640,6 +1663,10 @@ impl Parser<'_, '_> {
             "false" => self.leaf(Op::Const(Value::Bool(false)), Type::Bool, t.start, t.end()),
             "self" => self.leaf(Op::SelfEntity, Type::Entity, t.start, t.end()),
             "subject" => self.leaf(Op::Subject, Type::Entity, t.start, t.end()),
+            // `self`'s health, unless the blackboard declares a variable of that name.
+            "health" if self.resolver.var(Scope::Blackboard, "health").is_none() => {
+                self.leaf(Op::HealthSelf, Type::Float, t.start, t.end())
+            }
             _ => self.var(Scope::Blackboard, name, t.start, t.end()),
         }
     }
@@ -1800,7 +1827,9 @@ impl Parser<'_, '_> {
                     |t| matches!(t, Type::Vec2 | Type::Entity),
                     "a vec2 or an entity",
                 )?,
-                Func::Pos => check(i, a, |t| t == Type::Entity, "an entity")?,
+                Func::Pos | Func::Health | Func::Alive => {
+                    check(i, a, |t| t == Type::Entity, "an entity")?
+                }
                 _ => check(i, a, is_num, "a number")?,
             }
         }
@@ -1815,6 +1844,8 @@ impl Parser<'_, '_> {
         let (op, ty) = match f {
             Func::Distance => (Some(Op::Distance), Type::Float),
             Func::Pos => (Some(Op::Pos), Type::Vec2),
+            Func::Health => (Some(Op::Health), Type::Float),
+            Func::Alive => (Some(Op::Alive), Type::Bool),
             Func::Vec2 => {
                 promote_all(self);
                 (Some(Op::MakeVec2), Type::Vec2)

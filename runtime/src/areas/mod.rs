@@ -17,6 +17,7 @@ pub use rules::{AreaRules, CRequest, CTemplate, Grid};
 use crate::bt::{Instance, Status};
 use crate::pack::{ChildChoice, Keep};
 use crate::value::{Sym, Value, Vec2};
+use crate::world::lifecycle::happened;
 use crate::world::probe::Out;
 use crate::world::{Message, Program, TraceEvent, World, WorldEnv};
 
@@ -272,13 +273,18 @@ pub fn queue_handler(p: &Program, w: &mut World, area: u32, kind: HandlerKind, n
     }
 }
 
-/// Recomputes which areas an NPC stands in; reports enters and exits, queues OnEnter/OnExit
-/// handlers and applies the leave policy of the behaviors of areas left.
+/// Recomputes which areas an NPC stands in (none when it is not alive); reports enters and
+/// exits (to the triggers and the trace, through [`crate::world::lifecycle::happened`]),
+/// queues OnEnter/OnExit handlers and applies the leave policy of the behaviors of areas left.
 pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
     let i = npc as usize;
     let at = w.pos[i];
     let mut now = std::mem::take(&mut w.scratch);
-    areas_at(p, w, at, &mut now);
+    if w.npcs[i].alive() {
+        areas_at(p, w, at, &mut now);
+    } else {
+        now.clear();
+    }
     let was = std::mem::take(&mut w.npcs[i].areas);
     // (Not `was != now`: that calls `memcmp`, whose vector code reads the dangling pointer
     // of an empty `Vec` under an all-off mask, which some CPUs handle with a slow
@@ -289,15 +295,23 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
         for &a in was.iter().filter(|a| now.binary_search(a).is_err()) {
             leave_policy(p, w, npc, a, out);
             queue_handler(p, w, a, HandlerKind::Exit, npc);
-            let ev = TraceEvent::Exit { tick, npc, area: a };
-            crate::triggers::report_area(p, &mut w.triggers, &ev);
-            out.emit(p, w, Some(npc), ev);
+            happened(
+                p,
+                w,
+                Some(npc),
+                TraceEvent::Exit { tick, npc, area: a },
+                out,
+            );
         }
         for &a in now.iter().filter(|a| was.binary_search(a).is_err()) {
             queue_handler(p, w, a, HandlerKind::Enter, npc);
-            let ev = TraceEvent::Enter { tick, npc, area: a };
-            crate::triggers::report_area(p, &mut w.triggers, &ev);
-            out.emit(p, w, Some(npc), ev);
+            happened(
+                p,
+                w,
+                Some(npc),
+                TraceEvent::Enter { tick, npc, area: a },
+                out,
+            );
         }
     }
     w.npcs[i].area = innermost(p, &now);
@@ -328,8 +342,9 @@ fn leave_policy(p: &Program, w: &mut World, npc: u32, area: u32, out: &mut Out) 
     }
 }
 
-/// Drops tag `k` of an NPC: the behavior ends, its area counts one holder less and runs its
-/// OnDrop handler.
+/// Drops tag `k` of an NPC: the behavior ends (what its running nodes started stops: walking,
+/// speech, animations, conversations), its area counts one holder less and runs its OnDrop
+/// handler.
 pub fn drop_tag(
     p: &Program,
     w: &mut World,
@@ -349,6 +364,7 @@ pub fn drop_tag(
                         n.target = None
                     }
                     crate::bt::Op::Animate { .. } | crate::bt::Op::Say { .. } => n.show = None,
+                    crate::bt::Op::Converse { cast, .. } => w.talk.hand_over(npc, cast, false),
                     _ => {}
                 }
             }
@@ -369,7 +385,7 @@ pub fn drop_tag(
     }
     queue_handler(p, w, tag.area, HandlerKind::Drop, npc);
     let tick = w.tick;
-    out.emit(
+    happened(
         p,
         w,
         Some(npc),
@@ -381,6 +397,7 @@ pub fn drop_tag(
                 .name,
             reason,
         },
+        out,
     );
 }
 
@@ -442,6 +459,16 @@ pub fn choose(
                     });
                 }
             };
+            let pref = req
+                .prefer
+                .iter()
+                .find(|(name, _)| *name == t.name)
+                .map(|&(_, w)| w.max(0.0));
+            // A request that names behaviors asks for those only; the rest is not refused
+            // for a fault of its own, so it is not listed either.
+            if !req.prefer.is_empty() && pref.is_none() {
+                continue;
+            }
             if req.forbid.contains(&t.name) {
                 refuse("forbidden by the request".into(), &mut outcome);
                 continue;
@@ -487,16 +514,6 @@ pub fn choose(
                     );
                     continue;
                 }
-            }
-            let pref = req
-                .prefer
-                .iter()
-                .find(|(name, _)| *name == t.name)
-                .map(|&(_, w)| w.max(0.0));
-            // A request that names behaviors asks for those only; the rest is not refused
-            // for a fault of its own, so it is not listed either.
-            if !req.prefer.is_empty() && pref.is_none() {
-                continue;
             }
             if count < survivors.len() {
                 survivors[count] = (ti as u32, pref.unwrap_or(1.0));
@@ -556,7 +573,7 @@ pub fn adopt(p: &Program, w: &mut World, npc: u32, node: u64, area: u32, ti: u32
         *h += 1;
     }
     queue_handler(p, w, area, HandlerKind::Adopt, npc);
-    out.emit(
+    happened(
         p,
         w,
         Some(npc),
@@ -566,6 +583,7 @@ pub fn adopt(p: &Program, w: &mut World, npc: u32, node: u64, area: u32, ti: u32
             area,
             template: t.name,
         },
+        out,
     );
 }
 
@@ -669,7 +687,7 @@ pub fn create_area(
     let at_index = w.dyn_areas.partition_point(|x| x.id < id);
     w.dyn_areas.insert(at_index, d);
     w.areas_changed = true;
-    out.emit(p, w, None, TraceEvent::AreaCreated { tick, area: id });
+    happened(p, w, None, TraceEvent::AreaCreated { tick, area: id }, out);
     Some(id)
 }
 
@@ -679,7 +697,7 @@ pub fn remove_area(p: &Program, w: &mut World, id: u32, out: &mut Out) {
         d.state.alive = false;
         w.areas_changed = true;
         let tick = w.tick;
-        out.emit(p, w, None, TraceEvent::AreaRemoved { tick, area: id });
+        happened(p, w, None, TraceEvent::AreaRemoved { tick, area: id }, out);
     }
 }
 

@@ -28,8 +28,12 @@
 //!   `counter` are re-checked when their flag/counter changes; the others every tick.
 //! - **Firing.** A trigger fires when its tree *becomes* true and is not blocked (disabled,
 //!   single shot spent, reloading). It does not fire again while the tree stays true. After
-//!   firing it is blocked for `reload_time`; when that ends it fires again only if the tree
-//!   went false at some point since it fired and is true now. A trigger fires at most once per
+//!   firing it is blocked for `reload_time`, and (seed 003: it waits "until it re-initializes
+//!   its conditions and receives events again") its one-off latches (`received`, `died`,
+//!   `killed`) are reset and ignore events until the reload ends; area, radius and rectangle
+//!   counts go on following who is inside (re-initializing them gives the same). When the
+//!   reload ends it fires again only if the tree went false at some point since it fired and
+//!   is true now. Triggers owned by a removed or dead NPC do not fire. A trigger fires at most once per
 //!   trigger pass; a trigger reset in the pass it already fired in is cut off (`trigger_loop`
 //!   trace, one runtime problem).
 //! - **Flags and counters** are the world's (created on first reference, shared by every
@@ -50,12 +54,12 @@ use serde_json::json;
 
 pub use explain::{Blocked, Explain, NodeExplain, explain};
 pub use model::{Cond, Owner, Pick, TriggerDef, TriggerSystemDef};
-pub use run::{door, give, live_copies, pass, remove, reset, set_health, spawn};
+pub use run::{door, give, live_copies, pass, reset, spawn};
 
 use crate::pack::Response;
 use crate::value::{EntityId, Sym, Vec2};
 use crate::world::respond::CResponse;
-use crate::world::{Program, TraceEvent, World};
+use crate::world::{Program, World};
 
 /// Comparison of a counter, health percentage, ….
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -589,15 +593,6 @@ pub fn report(p: &Program, st: &mut TriggerState, ev: WorldEvent) {
     };
     if wanted && st.feed.len() < run::MAX_FEED {
         st.feed.push(ev);
-    }
-}
-
-/// Reports an area enter/exit trace event to the triggers.
-pub fn report_area(p: &Program, st: &mut TriggerState, ev: &TraceEvent) {
-    match *ev {
-        TraceEvent::Enter { npc, area, .. } => report(p, st, WorldEvent::Enter { npc, area }),
-        TraceEvent::Exit { npc, area, .. } => report(p, st, WorldEvent::Exit { npc, area }),
-        _ => {}
     }
 }
 

@@ -33,22 +33,10 @@ pub fn pass(p: &Program, w: &mut World, out: &mut Out, problems: &mut Vec<String
         st.started = true;
         st.flags_seen = w.flags.clone();
         st.counters_seen = w.counters.clone();
+        // (The areas everyone starts in were reported by the membership path at tick 0.)
         for i in 0..w.npcs.len() {
-            if w.npcs[i].removed {
-                continue;
-            }
-            st.moved.push(i as u32);
-            for k in 0..w.npcs[i].areas.len() {
-                let area = w.npcs[i].areas[k];
-                deliver(
-                    p,
-                    w,
-                    &mut st,
-                    WorldEvent::Enter {
-                        npc: i as u32,
-                        area,
-                    },
-                );
+            if w.npcs[i].alive() {
+                st.moved.push(i as u32);
             }
         }
         for t in 0..tp.triggers.len() as u32 {
@@ -187,6 +175,10 @@ fn set_latch(st: &mut TriggerState, leaf: u32, trigger: u32, tick: u64, on: bool
 fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
     let tp = &p.triggers;
     let tick = w.tick;
+    // A trigger in its reload time receives no events (seed 003): its one-off latches were
+    // reset when it fired and stay so until the reload ends.
+    let reloading =
+        |st: &TriggerState, t: u32| st.reload_until.get(t as usize).is_some_and(|&u| tick < u);
     match ev {
         WorldEvent::Enter { npc, area } | WorldEvent::Exit { npc, area } => {
             let up = matches!(ev, WorldEvent::Enter { .. });
@@ -208,6 +200,7 @@ fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
                     until,
                 } = leaf.kind
                     && who.matches(w, npc)
+                    && !reloading(st, leaf.trigger)
                 {
                     if m == message {
                         set_latch(st, l, leaf.trigger, tick, true);
@@ -230,7 +223,7 @@ fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
                         }
                         _ => false,
                     };
-                    if hit {
+                    if hit && !reloading(st, leaf.trigger) {
                         set_latch(st, l, leaf.trigger, tick, true);
                     }
                 }
@@ -256,7 +249,7 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
             st.inside.resize(iu + 1, Vec::new());
         }
         let pos = w.pos[iu];
-        let gone = npc.removed;
+        let gone = !npc.alive();
         let mut now = std::mem::take(&mut st.inside[iu]);
         let mut k = 0;
         while k < now.len() {
@@ -359,7 +352,7 @@ pub(crate) fn leaf_value(p: &Program, w: &World, st: &TriggerState, l: u32) -> b
             .get(object as usize)
             .is_some_and(|o| o.state == state),
         LeafKind::Near { a, b, distance } => {
-            let Some(bp) = position(p, w, b) else {
+            let Some(bp) = crate::world::probe::position_of(p, w, b) else {
                 return false;
             };
             any_copy(w, a, |i, _| w.pos[i].distance(bp) <= distance)
@@ -376,19 +369,6 @@ pub(crate) fn leaf_value(p: &Program, w: &World, st: &TriggerState, l: u32) -> b
                 })
             })
         }
-    }
-}
-
-fn position(p: &Program, w: &World, e: EntityId) -> Option<Vec2> {
-    match e {
-        EntityId::Npc(i) => w
-            .npcs
-            .get(i as usize)
-            .filter(|n| !n.removed)
-            .map(|_| w.pos[i as usize]),
-        EntityId::Object(o) => p.objects.get(o as usize).map(|o| o.pos),
-        EntityId::Area(a) => p.areas.get(a as usize).map(|a| a.center()),
-        EntityId::None => None,
     }
 }
 
@@ -448,6 +428,12 @@ fn evaluate(
     if st.holding[ti] || !trig.enabled || st.spent[ti] || w.tick < st.reload_until[ti] {
         return false;
     }
+    // A removed or dead NPC's triggers do not fire.
+    if let EntityId::Npc(n) = trig.owner
+        && !w.npcs.get(n as usize).is_some_and(Npc::alive)
+    {
+        return false;
+    }
     if st.fired_pass[ti] == st.pass {
         // Reset in the pass it already fired in: a reset loop.
         st.holding[ti] = true;
@@ -478,6 +464,21 @@ fn fire(p: &Program, w: &mut World, mut st: TriggerState, t: u32, out: &mut Out)
     } else if trig.reload_ticks > 0 {
         st.reload_until[ti] = tick.saturating_add(trig.reload_ticks);
         st.reloads.push(Reverse((st.reload_until[ti], t)));
+        // Seed 003: it waits its reload time "until it re-initializes its conditions and
+        // receives events again": its one-off latches are reset now, and ignore events until
+        // the reload ends (see `deliver`), so it starts fresh then. (Area, radius and rectangle
+        // conditions are states, not events: they go on following who is inside, which is
+        // what re-initializing them gives.)
+        for n in &trig.nodes {
+            if let Op::Leaf(l) = n.op
+                && p.triggers.leaves[l as usize].kind.is_one_off()
+                && st.latch[l as usize]
+            {
+                st.latch[l as usize] = false;
+                st.changed[l as usize] = tick;
+                dirty(&mut st, t);
+            }
+        }
     }
     // Consumed latches.
     for n in &trig.nodes {
@@ -581,73 +582,6 @@ pub fn give(p: &Program, w: &mut World, npc: u32, item: Sym, out: &mut Out) {
     }
 }
 
-/// Sets an NPC's health (clamped to [0, its starting health]); reaching 0 kills it.
-pub fn set_health(
-    p: &Program,
-    w: &mut World,
-    npc: u32,
-    health: f64,
-    from: EntityId,
-    out: &mut Out,
-) {
-    let Some(n) = w.npcs.get_mut(npc as usize) else {
-        return;
-    };
-    if n.removed {
-        return;
-    }
-    let max = p.npcs.get(n.proto as usize).map_or(0.0, |i| i.health);
-    let h = if health.is_finite() {
-        health.clamp(0.0, max)
-    } else {
-        0.0
-    };
-    let was = n.health;
-    if h == was {
-        return;
-    }
-    n.health = h;
-    let tick = w.tick;
-    out.emit(
-        p,
-        w,
-        Some(npc),
-        TraceEvent::Health {
-            tick,
-            npc,
-            health: h,
-        },
-    );
-    if was > 0.0 && h <= 0.0 {
-        let by = match from {
-            EntityId::Npc(k) => k,
-            _ => u32::MAX,
-        };
-        super::report(p, &mut w.triggers, WorldEvent::Died { npc, by });
-        out.emit(p, w, Some(npc), TraceEvent::Died { tick, npc, by });
-    }
-}
-
-/// Takes an NPC out of the world: it leaves its areas and sensors, its tree stops.
-pub fn remove(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
-    let Some(n) = w.npcs.get_mut(npc as usize) else {
-        return;
-    };
-    if n.removed {
-        return;
-    }
-    n.removed = true;
-    n.target = None;
-    n.area = None;
-    let areas = std::mem::take(&mut n.areas);
-    for area in areas {
-        super::report(p, &mut w.triggers, WorldEvent::Exit { npc, area });
-    }
-    super::moved(p, &mut w.triggers, npc);
-    let tick = w.tick;
-    out.emit(p, w, Some(npc), TraceEvent::Remove { tick, npc });
-}
-
 /// Spawns `count` copies of declared NPC `proto`.
 pub fn spawn(
     p: &Program,
@@ -663,7 +597,7 @@ pub fn spawn(
     };
     let centre = match at {
         SpawnAt::Point(v) => v,
-        SpawnAt::Entity(e) => position(p, w, e).unwrap_or(info.pos),
+        SpawnAt::Entity(e) => crate::world::probe::position_of(p, w, e).unwrap_or(info.pos),
         SpawnAt::Home => info.pos,
     };
     let b = p.bounds;
@@ -678,28 +612,7 @@ pub fn spawn(
             (centre.x + dx).clamp(b.min.x, b.max.x),
             (centre.y + dy).clamp(b.min.y, b.max.y),
         );
-        let idx = w.npcs.len() as u32;
-        let mut n = Npc::new(p, proto);
-        n.removed = false;
-        let mut here = Vec::new();
-        crate::areas::areas_at(p, w, pos, &mut here);
-        n.area = crate::areas::innermost(p, &here);
-        n.areas = here;
-        let copies = &mut w.triggers.copies;
-        if copies.len() <= proto as usize {
-            copies.resize(proto as usize + 1, Vec::new());
-        }
-        n.serial = copies[proto as usize].len() as u32 + 1;
-        copies[proto as usize].push(idx);
-        let areas = n.areas.clone();
-        w.npcs.push(n);
-        w.pos.push(pos);
-        for area in areas {
-            super::report(p, &mut w.triggers, WorldEvent::Enter { npc: idx, area });
-        }
-        super::moved(p, &mut w.triggers, idx);
-        let tick = w.tick;
-        out.emit(p, w, Some(idx), TraceEvent::Spawn { tick, npc: idx });
+        crate::world::lifecycle::spawn(p, w, proto, pos, out);
         if out.stop {
             return;
         }

@@ -195,7 +195,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
                     Some(_) => EntityId::Npc(npc(p, w, obj, "by")?),
                     None => EntityId::None,
                 };
-                super::set_health(p, w, i, 0.0, by, &mut out);
+                crate::world::lifecycle::set_health(p, w, i, 0.0, by, &mut out);
             }
             other => {
                 return Err(format!(
@@ -214,21 +214,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
             .filter(|a| a.len() == 2)
             .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
             .ok_or("`to` must be [x, y]")?;
-        let b = p.bounds;
-        let to = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
-        w.pos[i as usize] = to;
-        w.npcs[i as usize].target = None;
-        let mut now = Vec::new();
-        crate::areas::areas_at(p, w, to, &mut now);
-        w.npcs[i as usize].area = crate::areas::innermost(p, &now);
-        let before = std::mem::replace(&mut w.npcs[i as usize].areas, now.clone());
-        for &a in before.iter().filter(|a| !now.contains(a)) {
-            super::report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area: a });
-        }
-        for &a in now.iter().filter(|a| !before.contains(a)) {
-            super::report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area: a });
-        }
-        super::moved(p, &mut w.triggers, i);
+        crate::world::lifecycle::teleport(p, w, i, to, &mut out);
         return Ok(());
     }
     if let Some(name) = obj.get("set_flag") {
@@ -295,7 +281,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
             .get("value")
             .and_then(J::as_f64)
             .ok_or("`value` must be a number")?;
-        super::set_health(p, w, i, v, EntityId::None, &mut out);
+        crate::world::lifecycle::set_health(p, w, i, v, EntityId::None, &mut out);
         return Ok(());
     }
     if obj.contains_key("damage") {
@@ -305,7 +291,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
             .and_then(J::as_f64)
             .ok_or("`amount` must be a number")?;
         let h = w.npcs[i as usize].health - a;
-        super::set_health(p, w, i, h, EntityId::None, &mut out);
+        crate::world::lifecycle::set_health(p, w, i, h, EntityId::None, &mut out);
         return Ok(());
     }
     if let Some(id) = obj.get("door") {

@@ -8,6 +8,7 @@
 
 pub(crate) mod hash;
 pub(crate) mod host;
+pub mod lifecycle;
 pub mod probe;
 pub mod program;
 pub mod respond;
@@ -64,6 +65,9 @@ pub struct Npc {
     pub serial: u32,
     /// Removed from the world (or a prototype never placed): no tree, no movement.
     pub removed: bool,
+    /// Its health reached 0: its tree is halted, it does not move, it holds no behavior, it
+    /// stands in no area and takes part in no conversation; it stays dead.
+    pub dead: bool,
     pub health: f64,
     /// Items carried, sorted.
     pub items: Vec<Sym>,
@@ -72,6 +76,11 @@ pub struct Npc {
 }
 
 impl Npc {
+    /// In the world and not dead: its tree runs, it moves, it stands in areas.
+    pub fn alive(&self) -> bool {
+        !self.removed && !self.dead
+    }
+
     /// A fresh NPC as the pack declares NPC `proto` (also used for spawned copies).
     pub fn new(p: &Program, proto: u32) -> Npc {
         let info = &p.npcs[proto as usize];
@@ -92,6 +101,7 @@ impl Npc {
             proto,
             serial: 0,
             removed: info.prototype,
+            dead: false,
             health: info.health,
             items: info.items.clone(),
             equipped: info.equipped.clone(),
@@ -224,16 +234,16 @@ impl Session {
         };
         let n = world.npcs.len();
         clock(p, &mut world);
-        // Where everyone starts: no enter events, no handlers.
-        for i in 0..n {
-            if world.npcs[i].removed {
-                continue;
-            }
-            let at = world.pos[i];
-            let mut here = Vec::new();
-            crate::areas::areas_at(p, &world, at, &mut here);
-            world.npcs[i].area = crate::areas::innermost(p, &here);
-            world.npcs[i].areas = here;
+        // Where everyone starts, through the one membership path: NPCs inside an area enter
+        // it at tick 0 (OnEnter queued, run in the first tick; the triggers hear it). Nothing
+        // is traced yet.
+        let mut quiet = probe::Out {
+            trace: None,
+            probe: None,
+            stop: false,
+        };
+        for i in 0..n as u32 {
+            crate::areas::update_membership(p, &mut world, i, &mut quiet);
         }
         Session {
             program,
@@ -348,7 +358,15 @@ impl Session {
                 }
             }
             let npc = &mut w.npcs[i];
-            if npc.removed {
+            // A removed or dead NPC's tree does not tick; once, it is halted (halting resets).
+            let alive = npc.alive();
+            if !alive
+                && npc
+                    .instance
+                    .status
+                    .first()
+                    .is_none_or(|s| *s == Status::Idle)
+            {
                 continue;
             }
             let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
@@ -369,6 +387,18 @@ impl Session {
                 probe: probe.as_deref_mut(),
                 stop: false,
             };
+            if !alive {
+                bt::halt(tree, &mut inst, &mut h, 0);
+                let stopped = h.stop;
+                let bb = std::mem::take(&mut h.bb);
+                let npc = &mut w.npcs[i];
+                npc.instance = inst;
+                npc.blackboard = bb;
+                if stopped {
+                    return false;
+                }
+                continue;
+            }
             let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
             if let Some(node) = out.runaway {
                 let (tid, nid) = p.node_origin(inst.tree, node);
@@ -513,7 +543,7 @@ fn movement(p: &Program, w: &mut World, out: &mut probe::Out) {
         let Some(target) = w.npcs[i].target else {
             continue;
         };
-        if w.npcs[i].removed {
+        if !w.npcs[i].alive() {
             continue;
         }
         let pos = w.pos[i];

@@ -441,24 +441,24 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
         } => crate::triggers::spawn(p, w, npc, count, at, spread, out),
         CResponse::Remove { npc } => {
             for i in crate::triggers::live_copies(p, w, npc) {
-                crate::triggers::remove(p, w, i, out);
+                super::lifecycle::remove(p, w, i, out);
             }
         }
         CResponse::Kill { npc } => {
             for i in crate::triggers::live_copies(p, w, npc) {
-                crate::triggers::set_health(p, w, i, 0.0, from, out);
+                super::lifecycle::set_health(p, w, i, 0.0, from, out);
             }
         }
         CResponse::Damage { npc, amount } => {
             for i in crate::triggers::live_copies(p, w, npc) {
                 let h = w.npcs[i as usize].health - amount;
-                crate::triggers::set_health(p, w, i, h, from, out);
+                super::lifecycle::set_health(p, w, i, h, from, out);
             }
         }
         CResponse::Heal { npc, amount } => {
             for i in crate::triggers::live_copies(p, w, npc) {
                 let h = w.npcs[i as usize].health + amount;
-                crate::triggers::set_health(p, w, i, h, from, out);
+                super::lifecycle::set_health(p, w, i, h, from, out);
             }
         }
         CResponse::GiveItem { npc, item } => {
