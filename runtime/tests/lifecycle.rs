@@ -647,3 +647,64 @@ fn kept_overridable_behavior_is_traced_as_kept() {
         "nothing new applied: the behavior is kept, not dropped"
     );
 }
+
+/// Deliver 4: one position reader. A removed NPC is nowhere for every reader: a tree's
+/// `distance` to it and a trigger's `near` condition agree (the tree's reader used to give its
+/// last position, the trigger's none).
+#[test]
+fn removed_npc_is_nowhere_for_every_reader() {
+    let p = pack(
+        json!([
+            {"id": "ghost", "pos": [20.0, 20.0], "tree": "idle"},
+            {"id": "watcher", "pos": [22.0, 20.0], "tree": "watch"},
+            clock_npc()
+        ]),
+        json!([
+            idle("idle"),
+            {"id": "watch", "root": {"id": "w_sel", "type": "selector", "reactive": true,
+                "children": [
+                    {"id": "w_seq", "type": "sequence", "reactive": true, "children": [
+                        {"id": "w_cond", "type": "condition",
+                         "expr": "distance(self, entity(\"ghost\")) < 100.0"},
+                        {"id": "w_log", "type": "log", "text": "I see the ghost"},
+                        {"id": "w_hold", "type": "wait", "seconds": 100000.0}
+                    ]},
+                    {"id": "w_lost", "type": "log", "text": "gone"}
+                ]}},
+            clock_tree(1.0, 2.0)
+        ]),
+        json!([]),
+        json!([{"id": "s", "owner": "world", "triggers": [
+            {"id": "go", "when": {"type": "flag", "flag": "go"},
+             "responses": [{"do": "remove", "npc": "ghost"}]},
+            {"id": "near", "when": {"type": "near", "a": "watcher", "b": "ghost", "distance": 100.0},
+             "responses": [{"do": "add_counter", "counter": "near", "by": 1}]},
+            {"id": "far", "when": {"type": "not", "of": [
+                {"type": "near", "a": "watcher", "b": "ghost", "distance": 100.0}]},
+             "responses": [{"do": "log", "text": "the trigger lost it"}]}
+        ]}]),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let trace = run(&mut s, 30);
+    let gone = kind(&trace, "remove").map(tick).next().expect("removed");
+    let tree_lost: Vec<u64> = about(&trace, "log", "watcher")
+        .into_iter()
+        .filter(|e| e["text"] == "gone")
+        .map(tick)
+        .collect();
+    let trigger_lost: Vec<u64> = kind(&trace, "trigger")
+        .filter(|e| e["trigger"] == "s/far")
+        .map(tick)
+        .collect();
+    assert_eq!(
+        trigger_lost,
+        [gone],
+        "the trigger loses the ghost in the pass that removes it"
+    );
+    assert_eq!(
+        tree_lost.first(),
+        Some(&gone),
+        "the tree loses it too, in the same tick (removed at {gone}); its `gone` logs: {tree_lost:?}"
+    );
+}
