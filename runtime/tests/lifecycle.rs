@@ -362,6 +362,14 @@ fn dead_npc_owns_no_firing_triggers() {
         fired.is_empty(),
         "a trigger owned by a dead NPC does not fire: {fired:?}"
     );
+    let t = s.program().triggers.find("mine/late").expect("trigger");
+    let why = townsfolk_runtime::triggers::explain(s.program(), s.world(), t).expect("explain");
+    let reasons = serde_json::to_value(&why.blocked).expect("json");
+    assert_eq!(
+        reasons,
+        json!([{"reason": "owner_gone"}]),
+        "explain says why it does not fire"
+    );
 }
 
 /// Item 3: trees read `health` (the NPC's own) and `alive(entity)`.
