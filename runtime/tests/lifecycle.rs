@@ -8,7 +8,7 @@
 
 use serde_json::{Value as J, json};
 use townsfolk_runtime::pack::load_str;
-use townsfolk_runtime::world::Session;
+use townsfolk_runtime::Session;
 
 /// 10 ticks per second; one game second per real second; 8:00 on day 0.
 fn pack(npcs: J, trees: J, areas: J, triggers: J, casts: J) -> J {
@@ -363,7 +363,7 @@ fn dead_npc_owns_no_firing_triggers() {
         "a trigger owned by a dead NPC does not fire: {fired:?}"
     );
     let t = s.program().triggers.find("mine/late").expect("trigger");
-    let why = townsfolk_runtime::triggers::explain(s.program(), s.world(), t).expect("explain");
+    let why = townsfolk_runtime::debug::explain::explain(s.program(), s.world(), t).expect("explain");
     let reasons = serde_json::to_value(&why.blocked).expect("json");
     assert_eq!(
         reasons,

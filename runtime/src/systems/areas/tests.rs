@@ -1,0 +1,521 @@
+//! One or more tests per rule of SPEC §2, run through real sessions.
+
+use crate::program::load_str;
+use crate::session::Session;
+
+/// A town: a city (0..100) with two pubs and a market. `npcs` and `extra_trees` are JSON
+/// fragments; `pub_a` is the JSON object of pub A's extra fields.
+fn town(npcs: &str, extra_trees: &str, pub_a: &str, seed: u64) -> Session {
+    let text = format!(
+        r#"{{"format": "townsfolk-pack", "version": 1, "name": "town",
+        "world": {{"bounds": {{"min": [0, 0], "max": [100, 100]}}, "dt": 0.1,
+                   "npcs": [{npcs}]}},
+        "trees": [
+          {{"id": "drink_tree", "root": {{"id": "sip", "type": "wait", "seconds": 0.2}}}},
+          {{"id": "eat_tree", "root": {{"id": "chew", "type": "wait", "seconds": 0.2}}}},
+          {{"id": "long_tree", "root": {{"id": "stay", "type": "wait", "seconds": 1000}}}},
+          {{"id": "fail_tree", "root": {{"id": "nope", "type": "condition", "expr": "false"}}}},
+          {{"id": "go_pub", "root": {{"id": "go", "type": "sequence", "children": [
+             {{"id": "walk", "type": "go_to_child", "kind": "pub"}},
+             {{"id": "ask_pub", "type": "request", "area_kind": "pub"}}]}}}},
+          {{"id": "asker", "blackboard": {{"rich": {{"type": "bool"}}}},
+            "root": {{"id": "ask", "type": "request"}}}}
+          {extra_trees}],
+        "areas": [
+          {{"id": "city", "shape": {{"rect": {{"min": [0, 0], "max": [100, 100]}}}},
+            "kinds": ["city"], "templates": [{{"name": "fun", "tree": "go_pub"}}]}},
+          {{"id": "pub_a", "shape": {{"rect": {{"min": [10, 10], "max": [20, 20]}}}},
+            "parent": "city", "kinds": ["pub"],
+            "vars": {{"count": {{"type": "int"}}, "brain_ticks": {{"type": "int"}}}} {pub_a}}},
+          {{"id": "pub_b", "shape": {{"rect": {{"min": [60, 10], "max": [70, 20]}}}},
+            "parent": "city", "kinds": ["pub"],
+            "templates": [{{"name": "drink", "tree": "drink_tree"}}]}},
+          {{"id": "crime", "dynamic": true, "shape": {{"rect": {{"min": [0, 0], "max": [10, 10]}}}},
+            "templates": [{{"name": "flee", "tree": "long_tree"}}]}}
+        ]}}"#
+    );
+    let l = load_str(&text);
+    let errors: Vec<_> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mut s = Session::from_pack(&l.pack.expect("pack"), seed).expect("session");
+    s.set_tracing(true);
+    s
+}
+
+const PUB_A: &str = r#", "templates": [
+    {"name": "drink", "tree": "drink_tree", "max_instances": 1},
+    {"name": "eat", "tree": "eat_tree", "constraint": "rich && has_tag(\"guest\")"},
+    {"name": "cards", "tree": "drink_tree", "enabled": false}]"#;
+
+fn npc(id: &str, x: f64, y: f64, tree: &str, extra: &str) -> String {
+    format!(
+        r#"{{"id": "{id}", "pos": [{x}, {y}], "speed": 5, "tree": "{tree}", "tags": ["guest"] {extra}}}"#
+    )
+}
+
+/// Trace lines (JSON) recorded so far, cleared.
+fn events(s: &mut Session) -> Vec<serde_json::Value> {
+    let v = s
+        .trace()
+        .iter()
+        .map(|e| crate::trace::trace_value(s.program(), e))
+        .collect();
+    s.clear_trace();
+    v
+}
+
+fn of_kind<'a>(ev: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::Value> {
+    ev.iter().filter(|e| e["kind"] == kind).collect()
+}
+
+#[test]
+fn filtering_refuses_with_reasons_and_adopts_what_survives() {
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), "", PUB_A, 1);
+    s.step();
+    let ev = events(&mut s);
+    let req = of_kind(&ev, "request");
+    assert_eq!(req[0]["result"], "adopted");
+    assert_eq!(req[0]["asked"], "pub_a");
+    assert_eq!(req[0]["chosen"]["template"], "drink");
+    let reasons: Vec<String> = req[0]["refused"]
+        .as_array()
+        .expect("refusals")
+        .iter()
+        .map(|r| format!("{}: {}", r["template"], r["reason"]))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "\"eat\": \"constraint `rich && has_tag(\\\"guest\\\")` is false (`rich`)\"",
+            "\"cards\": \"disabled\""
+        ]
+    );
+    let adopt = of_kind(&ev, "adopt");
+    assert_eq!(adopt[0]["template"], "drink");
+    // The grafted subtree runs under the request node.
+    assert!(
+        ev.iter()
+            .any(|e| e["kind"] == "status" && e["node"] == "sip" && e["to"] == "running")
+    );
+}
+
+#[test]
+fn preferences_weigh_the_choice_and_forbidden_templates_are_refused() {
+    let pref = r#", {"id": "picky", "blackboard": {"rich": {"type": "bool"}}, "root":
+        {"id": "ask_p", "type": "request", "prefer": [{"template": "drink", "weight": 3},
+                                                      {"template": "eat", "weight": 1}]}},
+        {"id": "no_drink", "blackboard": {"rich": {"type": "bool"}}, "root":
+        {"id": "ask_f", "type": "request", "forbid": ["drink"]}}"#;
+    let pub_a = r#", "templates": [{"name": "drink", "tree": "drink_tree"},
+                                   {"name": "eat", "tree": "eat_tree"}]"#;
+    let mut drinks = 0;
+    let mut eats = 0;
+    for seed in 0..300 {
+        let mut s = town(&npc("a", 15.0, 15.0, "picky", ""), pref, pub_a, seed);
+        s.step();
+        for e in of_kind(&events(&mut s), "adopt") {
+            match e["template"].as_str() {
+                Some("drink") => drinks += 1,
+                Some("eat") => eats += 1,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(drinks + eats, 300);
+    let share = drinks as f64 / 300.0;
+    assert!((share - 0.75).abs() < 0.08, "weight 3 of 4: {share}");
+
+    let mut s = town(&npc("a", 15.0, 15.0, "no_drink", ""), pref, pub_a, 1);
+    s.step();
+    let ev = events(&mut s);
+    let req = of_kind(&ev, "request");
+    assert_eq!(req[0]["chosen"]["template"], "eat");
+    assert_eq!(req[0]["refused"][0]["reason"], "forbidden by the request");
+}
+
+#[test]
+fn instance_limits_fill_up_and_the_parent_takes_over() {
+    let npcs = format!(
+        "{}, {}",
+        npc("a", 15.0, 15.0, "asker", ""),
+        npc("b", 16.0, 15.0, "asker", "")
+    );
+    let mut s = town(&npcs, "", PUB_A, 1);
+    s.step();
+    let ev = events(&mut s);
+    let req = of_kind(&ev, "request");
+    assert_eq!(req[0]["chosen"]["template"], "drink");
+    // B finds drink full (1/1) and nothing else in the pub: the city serves it.
+    assert_eq!(req[1]["chosen"]["area"], "city");
+    assert_eq!(req[1]["chosen"]["template"], "fun");
+    let full = req[1]["refused"]
+        .as_array()
+        .expect("refusals")
+        .iter()
+        .any(|r| r["template"] == "drink" && r["reason"] == "full (1/1 instances)");
+    assert!(full, "{}", req[1]);
+    assert_eq!(s.world().areas[1].holders[0], 1);
+}
+
+#[test]
+fn drop_policies_success_failure_leave_and_overridable() {
+    // Default policy: overridable on success. With nothing else to offer, the overridable
+    // behavior is kept (run again), not failed.
+    let only_long = r#", "templates": [{"name": "drink", "tree": "drink_tree"}]"#;
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), "", only_long, 1);
+    s.run(3);
+    let ev = events(&mut s);
+    assert_eq!(of_kind(&ev, "adopt").len(), 1);
+    assert!(
+        s.world().npcs[0].tags[0].overridable,
+        "overridable after success"
+    );
+    // Replaced when the area offers a new one: disable nothing, ask again.
+    s.run(3);
+    let ev = events(&mut s);
+    let drops = of_kind(&ev, "drop");
+    assert_eq!(drops[0]["reason"], "overridden by a new behavior");
+    assert_eq!(of_kind(&ev, "adopt").len(), 1);
+
+    // Failure: dropped.
+    let failing = r#", "templates": [{"name": "oops", "tree": "fail_tree"}]"#;
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), "", failing, 1);
+    s.step();
+    let ev = events(&mut s);
+    assert_eq!(of_kind(&ev, "drop")[0]["reason"], "behavior failed");
+    assert!(s.world().npcs[0].tags.is_empty());
+    assert_eq!(s.world().areas[1].holders[0], 0);
+
+    // Keep on failure: kept as if nothing happened.
+    let keep = r#", "templates": [{"name": "oops", "tree": "fail_tree",
+        "drop": {"on_failure": "keep"}}]"#;
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), "", keep, 1);
+    s.run(2);
+    let ev = events(&mut s);
+    assert!(of_kind(&ev, "drop").is_empty());
+    assert_eq!(of_kind(&ev, "adopt").len(), 1, "kept: not adopted again");
+
+    // Leaving the area drops it (default); the NPC walks away inside the behavior.
+    let walker = r#", {"id": "walk_out", "root": {"id": "out", "type": "move_to",
+        "target": {"point": [50, 50]}}}"#;
+    let leave = r#", "templates": [{"name": "go", "tree": "walk_out"}]"#;
+    let mut s = town(&npc("a", 19.0, 15.0, "asker", ""), walker, leave, 1);
+    let mut dropped = None;
+    for _ in 0..40 {
+        s.step();
+        for e in events(&mut s) {
+            if e["kind"] == "drop" {
+                dropped = Some(e["reason"].clone());
+            }
+        }
+    }
+    assert_eq!(dropped, Some(serde_json::json!("left the area")));
+}
+
+#[test]
+fn handlers_are_queued_and_run_one_at_a_time_without_the_brain() {
+    let trees = r#", {"id": "greet", "root": {"id": "greet_seq", "type": "sequence", "children": [
+            {"id": "pause", "type": "wait", "seconds": 0.3},
+            {"id": "count", "type": "set", "var": "area.count", "value": "area.count + 1"}]}},
+        {"id": "brain", "root": {"id": "tick_brain", "type": "set", "var": "area.brain_ticks",
+            "value": "area.brain_ticks + 1"}},
+        {"id": "walk_in", "root": {"id": "in", "type": "move_to", "target": {"point": [15, 15]}}}"#;
+    let pub_a = r#", "handlers": {"on_enter": "greet"},
+        "brain": {"tree": "brain", "every_seconds": 0.1}"#;
+    let npcs = format!(
+        "{}, {}",
+        npc("a", 9.0, 15.0, "walk_in", ""),
+        npc("b", 9.0, 16.0, "walk_in", "")
+    );
+    let mut s = town(&npcs, trees, pub_a, 1);
+    let mut log = Vec::new();
+    for _ in 0..20 {
+        s.step();
+        let slot = |n: &str| s.program().area_vars.get(n).expect("var") as usize;
+        let count = s.world().area_vars[1][slot("count")];
+        let brain = s.world().area_vars[1][slot("brain_ticks")];
+        for e in events(&mut s) {
+            if e["kind"] == "handler" {
+                log.push(format!("{} {} {}", e["tick"], e["npc"], e["phase"]));
+            }
+        }
+        log.push(format!("{:?} {:?}", count, brain));
+    }
+    let handler_lines: Vec<&String> = log.iter().filter(|l| l.contains('"')).collect();
+    // Both enter on the same tick; the second handler starts only when the first ended.
+    assert_eq!(handler_lines.len(), 4, "{log:#?}");
+    assert!(handler_lines[0].ends_with("\"a\" \"start\""));
+    assert!(handler_lines[1].ends_with("\"a\" \"end\""));
+    assert!(handler_lines[2].ends_with("\"b\" \"start\""));
+    assert!(handler_lines[3].ends_with("\"b\" \"end\""));
+    // The brain does not tick while handlers are pending.
+    let brain_ticks = |line: &str| line.to_string();
+    let during: Vec<String> = log
+        .windows(2)
+        .filter(|w| w[0].contains("start"))
+        .map(|w| brain_ticks(&w[1]))
+        .collect();
+    assert!(!during.is_empty());
+    let var = |n: &str| {
+        s.world().area_vars[1][s.program().area_vars.get(n).expect("var") as usize].as_i64()
+    };
+    assert_eq!(var("count"), 2, "both greeted");
+    // A's run spans 4 ticks (3 waiting, 1 ending), B's starts in the tick A's ends and
+    // spans 4 more: the brain is skipped for the 6 ticks in which a handler is left pending.
+    assert_eq!(
+        var("brain_ticks"),
+        20 - 6,
+        "the brain skipped the ticks with handlers"
+    );
+}
+
+#[test]
+fn brain_enables_and_disables_templates() {
+    let trees = r#", {"id": "closer", "root": {"id": "rule", "type": "selector", "children": [
+            {"id": "closed", "type": "sequence", "children": [
+                {"id": "is_closed", "type": "condition", "expr": "flags.closed"},
+                {"id": "off", "type": "enable_template", "template": "drink", "enabled": false}]},
+            {"id": "on", "type": "enable_template", "template": "drink", "enabled": true}]}}"#;
+    let pub_a = r#", "templates": [{"name": "drink", "tree": "long_tree"}],
+        "brain": {"tree": "closer", "every_seconds": 0.1}"#;
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), trees, pub_a, 1);
+    let flag = s.program().flags.get("closed").expect("flag") as usize;
+    s.step();
+    assert_eq!(of_kind(&events(&mut s), "adopt").len(), 1);
+    // Close: the brain disables drink; a newcomer is refused (and served by the city).
+    let mut s2 = town(
+        &format!(
+            "{}, {}",
+            npc("a", 15.0, 15.0, "long_tree", ""),
+            npc("b", 15.0, 16.0, "asker", "")
+        ),
+        trees,
+        pub_a,
+        1,
+    );
+    s2.set_flag_for_test(flag, true);
+    s2.step();
+    let ev = events(&mut s2);
+    let req = of_kind(&ev, "request");
+    assert_eq!(req[0]["refused"][0]["reason"], "disabled");
+    assert_eq!(req[0]["chosen"]["area"], "city");
+}
+
+#[test]
+fn dynamic_areas_are_created_entered_and_removed() {
+    let trees = r#", {"id": "murderer", "root": {"id": "once", "type": "sequence", "children": [
+            {"id": "crime_now", "type": "condition", "expr": "!flags.done"},
+            {"id": "mark", "type": "set", "var": "flags.done", "value": "true"},
+            {"id": "scene", "type": "create_area", "prototype": "crime", "seconds": 1}]}}"#;
+    let mut s = town(&npc("killer", 50.0, 50.0, "murderer", ""), trees, "", 1);
+    s.step();
+    let ev = events(&mut s);
+    assert_eq!(of_kind(&ev, "area_created")[0]["area"], "crime#1");
+    assert_eq!(
+        of_kind(&ev, "enter")[0]["area"],
+        "crime#1",
+        "the NPC stands inside"
+    );
+    s.run(10);
+    let ev = events(&mut s);
+    assert_eq!(of_kind(&ev, "area_removed")[0]["area"], "crime#1");
+    assert_eq!(of_kind(&ev, "exit")[0]["area"], "crime#1");
+    assert!(
+        !s.world().npcs[0]
+            .areas
+            .iter()
+            .any(|&a| crate::world::areas::is_dynamic(a))
+    );
+}
+
+#[test]
+fn areas_and_holders_exchange_messages() {
+    // The NPC adopts `table`, whose tree tells the area it sits, then waits for the deal.
+    // The brain answers every `sit` by messaging all holders.
+    let trees = r#", {"id": "sit_tree", "root": {"id": "sit_seq", "type": "sequence", "children": [
+            {"id": "tell", "type": "send_message", "to": "area", "message": "sit"},
+            {"id": "deal", "type": "wait_message", "inbox": "cards", "message": "deal"}]}},
+        {"id": "dealer", "root": {"id": "deal_seq", "type": "sequence", "children": [
+            {"id": "got_sit", "type": "receive", "message": "sit"},
+            {"id": "two", "type": "condition", "expr": "holders(\"table\") >= 1"},
+            {"id": "send_deal", "type": "message_holders", "template": "table", "inbox": "cards",
+             "message": "deal"}]}}"#;
+    let pub_a = r#", "templates": [{"name": "table", "tree": "sit_tree", "inboxes": ["cards"]}],
+        "brain": {"tree": "dealer", "every_seconds": 0.1}"#;
+    let mut s = town(&npc("a", 15.0, 15.0, "asker", ""), trees, pub_a, 1);
+    let mut deal_done = None;
+    for _ in 0..10 {
+        s.step();
+        for e in events(&mut s) {
+            if std::env::var_os("SHOW").is_some() {
+                eprintln!("{e}");
+            }
+            if e["kind"] == "status" && e["node"] == "deal" && e["to"] == "success" {
+                deal_done = deal_done.or(e["tick"].as_u64());
+            }
+        }
+    }
+    // Tick 1: adopt, send `sit`; tick 2: the brain reads it and deals; tick 3: received.
+    assert_eq!(deal_done, Some(3));
+    assert!(
+        s.world().npcs[0]
+            .inboxes
+            .iter()
+            .any(|(name, _)| s.program().sym(*name) == "cards"),
+        "the template added its inbox"
+    );
+}
+
+#[test]
+fn go_to_child_splits_between_pubs_by_weight() {
+    // An NPC in the city (not in a pub) asks for fun: walk to a pub, then ask there.
+    let mut in_a = 0;
+    for seed in 0..200 {
+        let mut s = town(
+            &npc("a", 40.0, 50.0, "asker", ""),
+            "",
+            r#", "templates": [
+            {"name": "drink", "tree": "drink_tree"}]"#,
+            seed,
+        );
+        let mut adopted_in = None;
+        for _ in 0..200 {
+            s.step();
+            for e in events(&mut s) {
+                if e["kind"] == "adopt" && e["area"] != "city" {
+                    adopted_in = e["area"].as_str().map(str::to_string);
+                }
+            }
+            if adopted_in.is_some() {
+                break;
+            }
+        }
+        match adopted_in.as_deref() {
+            Some("pub_a") => in_a += 1,
+            Some("pub_b") => {}
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    assert!(
+        (80..=120).contains(&in_a),
+        "pub A chosen {in_a} times of 200"
+    );
+}
+
+#[test]
+fn validation_catches_area_mistakes() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "bad",
+      "world": {"bounds": {"min": [0, 0], "max": [50, 50]}},
+      "trees": [{"id": "t", "root": {"id": "w", "type": "wait", "seconds": 1}}],
+      "areas": [
+        {"id": "a", "parent": "b", "shape": {"rect": {"min": [0, 0], "max": [10, 10]}},
+         "templates": [{"name": "x", "tree": "missing"},
+                       {"name": "y", "tree": "t", "constraint": "rich &&"}]},
+        {"id": "b", "parent": "a", "shape": {"rect": {"min": [40, 40], "max": [60, 60]}}}]}"#;
+    let l = load_str(text);
+    let find = |path: &str| {
+        l.diagnostics
+            .iter()
+            .find(|d| d.path == path)
+            .unwrap_or_else(|| panic!("{path}: {:#?}", l.diagnostics))
+            .message
+            .clone()
+    };
+    assert!(find("areas[0].templates[0].tree").contains("unknown tree `missing`"));
+    assert!(find("areas[0].templates[1].constraint").contains("rich &&"));
+    assert!(find("areas[0].parent").contains("parent cycle"));
+    assert!(find("areas[1].shape").contains("outside the world"));
+}
+
+fn daily_life(seed: u64) -> Session {
+    let l = load_str(include_str!("../../../../samples/daily_life.json"));
+    let mut s = Session::from_pack(&l.pack.expect("sample"), seed).expect("session");
+    s.set_tracing(true);
+    s
+}
+
+#[test]
+fn daily_life_picks_either_pub_about_half_the_time() {
+    // The city's `fun` behavior walks each townsperson into a pub picked by weight; count the
+    // pub each one walks into first once the fun hours start.
+    let (mut red, mut blue) = (0, 0);
+    for seed in 0..200 {
+        let mut s = daily_life(seed);
+        s.run(629);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 629..800 {
+            s.step();
+            for e in events(&mut s) {
+                let npc = e["npc"].as_str().unwrap_or("").to_string();
+                if e["kind"] != "enter" || npc.ends_with("keeper") || seen.contains(&npc) {
+                    continue;
+                }
+                match e["area"].as_str() {
+                    Some("pub_red") => red += 1,
+                    Some("pub_blue") => blue += 1,
+                    _ => continue,
+                }
+                seen.insert(npc);
+            }
+        }
+    }
+    assert_eq!(red + blue, 200 * 5, "five townsfolk go to a pub every day");
+    let share = f64::from(red) / f64::from(red + blue);
+    assert!((0.4..=0.6).contains(&share), "red pub share {share}");
+}
+
+#[test]
+fn daily_life_follows_each_cycle_in_order_at_the_right_places() {
+    let mut s = daily_life(1);
+    let mut adopted: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for _ in 0..1440 {
+        s.step();
+        for e in events(&mut s) {
+            let (Some(npc), Some(area), Some(t)) = (
+                e["npc"].as_str(),
+                e["area"].as_str(),
+                e["template"].as_str(),
+            ) else {
+                continue;
+            };
+            // Places only (the city just walks the NPC there) and no fleeing.
+            if e["kind"] == "adopt" && area != "city" && t != "flee" {
+                let list = adopted.entry(npc.to_string()).or_default();
+                let step = format!("{t}@{area}");
+                if list.last() != Some(&step) {
+                    list.push(step);
+                }
+            }
+        }
+    }
+    let day = |npc: &str| adopted[npc].join(" ");
+    // Ada: 4-step day (sleep, work, fun, eat, sleep), rich.
+    let ada = day("ada");
+    assert!(
+        ada.starts_with("sleep@home_ada work@smithy ")
+            && ada.ends_with(" eat@home_ada sleep@home_ada"),
+        "{ada}"
+    );
+    let fun = ada.split(' ').nth(2).unwrap_or("");
+    assert!(
+        fun.ends_with("@pub_red") || fun.ends_with("@pub_blue"),
+        "{ada}"
+    );
+    // Cy: 6-step day (sleep, eat, work, shop, work, fun, sleep).
+    let cy = day("cy");
+    let steps: Vec<&str> = cy
+        .split(' ')
+        .map(|x| x.split('@').next().unwrap_or(""))
+        .collect();
+    let mut order = steps.clone();
+    order.dedup();
+    assert_eq!(
+        order,
+        ["sleep", "eat", "work", "shop", "work", order[5], "sleep"],
+        "{cy}"
+    );
+    assert!(cy.contains("shop@market") && cy.contains("work@smithy") && cy.contains("@home_cy"));
+    // The innkeepers tend their own bars.
+    assert!(day("red_keeper").contains("tend_bar@pub_red"));
+    assert!(day("blue_keeper").contains("tend_bar@pub_blue"));
+}
