@@ -83,7 +83,6 @@ impl Session {
         };
         let n = world.npcs.len();
         clock::clock(p, &mut world);
-        // Where everyone starts: no enter events, no handlers.
         // Where everyone starts, through the one membership path: NPCs inside an area enter
         // it at tick 0 (OnEnter queued, run in the first tick; the triggers hear it). Nothing
         // is traced yet.
