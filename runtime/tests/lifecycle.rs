@@ -7,8 +7,8 @@
 //! the trace on and asserts on the JSON form of the trace (what `townsfolk run --trace` prints).
 
 use serde_json::{Value as J, json};
-use townsfolk_runtime::pack::load_str;
 use townsfolk_runtime::Session;
+use townsfolk_runtime::pack::load_str;
 
 /// 10 ticks per second; one game second per real second; 8:00 on day 0.
 fn pack(npcs: J, trees: J, areas: J, triggers: J, casts: J) -> J {
@@ -363,7 +363,8 @@ fn dead_npc_owns_no_firing_triggers() {
         "a trigger owned by a dead NPC does not fire: {fired:?}"
     );
     let t = s.program().triggers.find("mine/late").expect("trigger");
-    let why = townsfolk_runtime::debug::explain::explain(s.program(), s.world(), t).expect("explain");
+    let why =
+        townsfolk_runtime::debug::explain::explain(s.program(), s.world(), t).expect("explain");
     let reasons = serde_json::to_value(&why.blocked).expect("json");
     assert_eq!(
         reasons,

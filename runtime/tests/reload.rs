@@ -4,8 +4,8 @@
 //! ignores events; when the reload ends it starts fresh.
 
 use serde_json::{Value as J, json};
-use townsfolk_runtime::pack::load_str;
 use townsfolk_runtime::Session;
+use townsfolk_runtime::pack::load_str;
 
 /// A porter, and a knocker that knocks on the porter's door at the given seconds (10 ticks
 /// per second); a world trigger `bell` rings on a knock, with a reload of 2 s.
