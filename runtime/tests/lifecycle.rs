@@ -717,3 +717,44 @@ fn removed_npc_is_nowhere_for_every_reader() {
         "the tree loses it too, in the same tick (removed at {gone}); its `gone` logs: {tree_lost:?}"
     );
 }
+
+/// Deliver 2 (teleport): a scripted move (`townsfolk triggers`' `move` line) enters and leaves
+/// areas like walking does: OnEnter/OnExit run, triggers see it (it used to tell only the
+/// triggers, so the smart areas never knew).
+#[test]
+fn scripted_move_enters_and_leaves_areas_like_walking() {
+    let p = pack(
+        json!([{"id": "ada", "pos": [30.0, 30.0], "tree": "idle"}]),
+        json!([idle("idle"), say("hello", "hello"), say("bye", "bye")]),
+        json!([{"id": "nest", "shape": {"rect": {"min": [0.0, 0.0], "max": [10.0, 10.0]}},
+                "handlers": {"on_enter": "hello", "on_exit": "bye"}}]),
+        json!([{"id": "s", "owner": "world", "triggers": [
+            {"id": "inside", "when": {"type": "in_area", "who": "ada", "area": "nest"},
+             "responses": [{"do": "log", "text": "in"}]}
+        ]}]),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let moved = |s: &mut Session, to: [f64; 2]| {
+        let line = json!({"move": "ada", "to": to}).to_string();
+        townsfolk_runtime::tools::triggers::step_line(s, &line).expect("script line")
+    };
+    let state = moved(&mut s, [5.0, 5.0]);
+    assert!(
+        state.to_string().contains("s/inside"),
+        "the triggers see ada inside at once: {state}"
+    );
+    let trace = run(&mut s, 2);
+    let handlers: Vec<String> = about(&trace, "handler", "ada")
+        .iter()
+        .map(|e| format!("{} {}", e["handler"].as_str().unwrap_or(""), e["phase"]))
+        .collect();
+    assert_eq!(handlers, ["on_enter \"start\"", "on_enter \"end\""]);
+    moved(&mut s, [30.0, 30.0]);
+    let trace = run(&mut s, 2);
+    let handlers: Vec<String> = about(&trace, "handler", "ada")
+        .iter()
+        .map(|e| format!("{} {}", e["handler"].as_str().unwrap_or(""), e["phase"]))
+        .collect();
+    assert_eq!(handlers, ["on_exit \"start\"", "on_exit \"end\""]);
+}
