@@ -141,3 +141,64 @@ impl Value {
         }
     }
 }
+
+/// A comparison, the one type for expressions (`==`, `!=`, `<`, `<=`, `>`, `>=`) and trigger
+/// conditions (`cmp`: the same six, written `eq`…`ge` or as symbols, plus `even` / `odd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Even,
+    Odd,
+}
+
+impl Cmp {
+    pub const NAMES: &'static [&'static str] = &["eq", "ne", "lt", "le", "gt", "ge", "even", "odd"];
+
+    /// A trigger condition's `cmp` field: a name or a symbol.
+    pub fn parse(s: &str) -> Option<Cmp> {
+        Some(match s {
+            "eq" | "==" => Cmp::Eq,
+            "ne" | "!=" => Cmp::Ne,
+            "lt" | "<" => Cmp::Lt,
+            "le" | "<=" => Cmp::Le,
+            "gt" | ">" => Cmp::Gt,
+            "ge" | ">=" => Cmp::Ge,
+            "even" => Cmp::Even,
+            "odd" => Cmp::Odd,
+            _ => return None,
+        })
+    }
+
+    /// The six ordering comparisons; `even` / `odd` are false here (they need integers).
+    #[inline]
+    pub fn ordered<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Even | Cmp::Odd => false,
+        }
+    }
+
+    /// Integers: the six comparisons, or the parity of `a` (`b` unused).
+    pub fn int(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Even => a % 2 == 0,
+            Cmp::Odd => a % 2 != 0,
+            c => c.ordered(a, b),
+        }
+    }
+
+    /// Floats: the six comparisons (IEEE 754: NaN compares unequal); parity is false.
+    pub fn float(self, a: f64, b: f64) -> bool {
+        self.ordered(a, b)
+    }
+}

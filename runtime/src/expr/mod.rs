@@ -16,7 +16,7 @@
 //! Evaluation never panics: integer arithmetic wraps, integer division or remainder by
 //! zero yields 0, and float arithmetic follows IEEE 754.
 
-use crate::value::{EntityId, Sym, Type, Value, Vec2};
+use crate::value::{Cmp, EntityId, Sym, Type, Value, Vec2};
 use std::fmt;
 
 /// Longest accepted source text, in characters.
@@ -127,16 +127,6 @@ use vm::*;
 // ---------------------------------------------------------------------------------------
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ArOp {
     Add,
     Sub,
@@ -187,8 +177,8 @@ enum Op {
     MulFV,
     /// vec2 / number
     DivVF,
-    CmpI(CmpOp),
-    CmpF(CmpOp),
+    CmpI(Cmp),
+    CmpF(Cmp),
     /// Equality of two values of the same (non-numeric) type.
     Eq,
     Ne,
@@ -254,13 +244,13 @@ enum Fast {
     CmpI {
         scope: Scope,
         slot: u32,
-        op: CmpOp,
+        op: Cmp,
         k: i64,
     },
     CmpF {
         scope: Scope,
         slot: u32,
-        op: CmpOp,
+        op: Cmp,
         k: f64,
     },
     VarEq {

@@ -75,7 +75,7 @@ pub(super) enum Logic {
 /// A non-logical binary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Arith {
-    Cmp(CmpOp),
+    Cmp(Cmp),
     Ar(ArOp),
 }
 
@@ -90,12 +90,12 @@ pub(super) fn binop(t: &Tk) -> Option<(Bin, u8)> {
     Some(match t {
         Tk::OrOr => (Bin::Logic(Logic::Or), 1),
         Tk::AndAnd => (Bin::Logic(Logic::And), 2),
-        Tk::EqEq => (Bin::Arith(Arith::Cmp(CmpOp::Eq)), 3),
-        Tk::NotEq => (Bin::Arith(Arith::Cmp(CmpOp::Ne)), 3),
-        Tk::Lt => (Bin::Arith(Arith::Cmp(CmpOp::Lt)), 4),
-        Tk::Le => (Bin::Arith(Arith::Cmp(CmpOp::Le)), 4),
-        Tk::Gt => (Bin::Arith(Arith::Cmp(CmpOp::Gt)), 4),
-        Tk::Ge => (Bin::Arith(Arith::Cmp(CmpOp::Ge)), 4),
+        Tk::EqEq => (Bin::Arith(Arith::Cmp(Cmp::Eq)), 3),
+        Tk::NotEq => (Bin::Arith(Arith::Cmp(Cmp::Ne)), 3),
+        Tk::Lt => (Bin::Arith(Arith::Cmp(Cmp::Lt)), 4),
+        Tk::Le => (Bin::Arith(Arith::Cmp(Cmp::Le)), 4),
+        Tk::Gt => (Bin::Arith(Arith::Cmp(Cmp::Gt)), 4),
+        Tk::Ge => (Bin::Arith(Arith::Cmp(Cmp::Ge)), 4),
         Tk::Plus => (Bin::Arith(Arith::Ar(ArOp::Add)), 5),
         Tk::Minus => (Bin::Arith(Arith::Ar(ArOp::Sub)), 5),
         Tk::Star => (Bin::Arith(Arith::Ar(ArOp::Mul)), 6),
@@ -365,7 +365,7 @@ impl Parser<'_, '_> {
         let (l, r) = (lhs.ty, rhs.ty);
         let both_int = l == Type::Int && r == Type::Int;
         let (op, ty) = match bin {
-            Arith::Cmp(c @ (CmpOp::Eq | CmpOp::Ne)) => {
+            Arith::Cmp(c @ (Cmp::Eq | Cmp::Ne)) => {
                 if is_num(l) && is_num(r) {
                     if both_int {
                         (Op::CmpI(c), Type::Bool)
@@ -375,7 +375,7 @@ impl Parser<'_, '_> {
                         (Op::CmpF(c), Type::Bool)
                     }
                 } else if l == r {
-                    (if c == CmpOp::Eq { Op::Eq } else { Op::Ne }, Type::Bool)
+                    (if c == Cmp::Eq { Op::Eq } else { Op::Ne }, Type::Bool)
                 } else {
                     return Err(self.err_tok(
                         op_tok,

@@ -44,15 +44,8 @@ impl<const N: usize> Stack<N> {
 }
 
 #[inline]
-pub(super) fn compare<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
-    match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-    }
+pub(super) fn compare<T: PartialOrd>(op: Cmp, a: T, b: T) -> bool {
+    op.ordered(a, b)
 }
 
 pub(super) fn arith_i(op: ArOp, a: i64, b: i64) -> i64 {

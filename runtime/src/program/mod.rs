@@ -8,6 +8,8 @@ pub mod breakpoints;
 pub mod casts;
 pub mod responses;
 pub mod story;
+#[cfg(test)]
+mod tests;
 pub mod tracker;
 pub mod trees;
 pub mod triggers;

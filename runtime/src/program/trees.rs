@@ -209,6 +209,37 @@ fn emit<C: TreeCompiler>(
         }
         // Fix up ops that depend on the enabled children.
         let n = kids.len() as u32;
+        if let NodeKind::Parallel {
+            success_threshold,
+            failure_threshold,
+        } = &node.kind
+        {
+            let children = |n: u32| if n == 1 { "child" } else { "children" };
+            if let Some(t) = *success_threshold
+                && t > n
+                && n > 0
+            {
+                c.warning(
+                    key(path, "success_threshold"),
+                    format!(
+                        "`success_threshold` is {t} but this parallel has {n} enabled {}: it succeeds when all {n} succeed",
+                        children(n)
+                    ),
+                );
+            }
+            if let Some(t) = *failure_threshold
+                && t > n
+                && n > 0
+            {
+                c.warning(
+                    key(path, "failure_threshold"),
+                    format!(
+                        "`failure_threshold` is {t} but this parallel has {n} enabled {}: it is never reached",
+                        children(n)
+                    ),
+                );
+            }
+        }
         let op = match op {
             Op::Parallel { success, failure } => Op::Parallel {
                 success: if success == 0 {

@@ -36,6 +36,7 @@
 //! - **Flags and counters** are the world's (created on first reference, shared by every
 //!   trigger system and every tree).
 
+mod checks;
 pub mod compile;
 
 use std::collections::HashMap;
@@ -43,60 +44,8 @@ use std::collections::HashMap;
 use crate::pack::Response;
 pub use crate::pack::{Cond, Owner, Pick, TriggerDef, TriggerSystemDef};
 use crate::program::responses::CResponse;
+pub use crate::value::Cmp;
 use crate::value::{EntityId, Sym, Vec2};
-
-/// Comparison of a counter, health percentage, ….
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Even,
-    Odd,
-}
-
-impl Cmp {
-    pub const NAMES: &'static [&'static str] = &["eq", "ne", "lt", "le", "gt", "ge", "even", "odd"];
-    pub fn parse(s: &str) -> Option<Cmp> {
-        Some(match s {
-            "eq" | "==" => Cmp::Eq,
-            "ne" | "!=" => Cmp::Ne,
-            "lt" | "<" => Cmp::Lt,
-            "le" | "<=" => Cmp::Le,
-            "gt" | ">" => Cmp::Gt,
-            "ge" | ">=" => Cmp::Ge,
-            "even" => Cmp::Even,
-            "odd" => Cmp::Odd,
-            _ => return None,
-        })
-    }
-    pub fn int(self, a: i64, b: i64) -> bool {
-        match self {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Even => a % 2 == 0,
-            Cmp::Odd => a % 2 != 0,
-        }
-    }
-    pub fn float(self, a: f64, b: f64) -> bool {
-        match self {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Even | Cmp::Odd => false,
-        }
-    }
-}
 
 /// Which NPCs a condition is about: any, or one declared NPC and its spawned copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

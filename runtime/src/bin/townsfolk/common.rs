@@ -1,0 +1,118 @@
+//! Shared by the subcommands: loading packs, reading line scripts, printing diagnostics.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// Loads a pack for the story commands and picks the scenario.
+pub(super) fn story_program(
+    path: &Path,
+    scenario: Option<&str>,
+) -> Result<(std::sync::Arc<Program>, u32), ExitCode> {
+    let p = load_valid(path, "use")?;
+    let (program, diags) = program::build(&p);
+    if diags.iter().any(Diagnostic::is_error) {
+        print_diags(path, &diags);
+        return Err(ExitCode::from(1));
+    }
+    let lib = &program.events;
+    let known: Vec<&str> = lib.scenarios.iter().map(|s| s.id.as_str()).collect();
+    let chosen = match scenario {
+        Some(id) => lib.scenario(id),
+        None if lib.scenarios.len() == 1 => Some(0),
+        None => lib.world_scenario,
+    };
+    let Some(s) = chosen else {
+        match scenario {
+            Some(id) => eprintln!(
+                "error: {}: unknown scenario `{id}`; scenarios: {}",
+                path.display(),
+                if known.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            None => eprintln!(
+                "error: {}: say which scenario with --scenario ID; scenarios: {}",
+                path.display(),
+                if known.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        }
+        return Err(ExitCode::from(1));
+    };
+    Ok((std::sync::Arc::new(program), s))
+}
+
+/// Loads a pack; a pack with errors is refused (its diagnostics printed, the exit code to
+/// return comes back). `what` completes "cannot … a pack with errors".
+pub(super) fn load_valid(path: &Path, what: &str) -> Result<pack::Pack, ExitCode> {
+    let loaded = program::load_file(path);
+    match loaded.pack {
+        Some(p) if !loaded.diagnostics.iter().any(|d| d.is_error()) => Ok(p),
+        _ => {
+            print_diags(path, &loaded.diagnostics);
+            eprintln!("{}: cannot {what} a pack with errors", path.display());
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// Loads a pack and starts a session of it (with `dt` overriding its tick length). A pack
+/// with errors is refused: its diagnostics are printed and the exit code to return comes back.
+pub(super) fn open_session(
+    path: &Path,
+    seed: u64,
+    dt: Option<f64>,
+    what: &str,
+) -> Result<(pack::Pack, Session), ExitCode> {
+    let mut p = load_valid(path, what)?;
+    if let Some(dt) = dt {
+        p.world.dt = dt;
+    }
+    match Session::from_pack(&p, seed) {
+        Ok(s) => Ok((p, s)),
+        Err(diags) => {
+            print_diags(path, &diags);
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// Reads commands line by line (from `script`, or standard input) and prints each reply on
+/// its own line. Lines that are not UTF-8 are read lossily (they then fail to parse, with a
+/// reply).
+pub(super) fn each_line(
+    script: Option<&Path>,
+    mut reply: impl FnMut(&str) -> Option<String>,
+) -> anyhow::Result<()> {
+    let mut input: Box<dyn std::io::BufRead> = match script {
+        Some(f) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        if let Some(r) = reply(&String::from_utf8_lossy(&buf)) {
+            writeln!(out, "{r}")?;
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn print_diags(file: &Path, diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{}", d.render(&file.display().to_string()));
+    }
+}

@@ -1,0 +1,26 @@
+//! `townsfolk debug`: the line protocol of the debugger.
+
+#[allow(unused_imports)]
+use super::common::*;
+#[allow(unused_imports)]
+use super::*;
+
+pub(super) fn debug(
+    path: &Path,
+    seed: u64,
+    script: Option<&Path>,
+    config: SnapshotConfig,
+) -> anyhow::Result<ExitCode> {
+    let (p, session) = match open_session(path, seed, None, "debug") {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let mut dbg = Debugger::new(session, config);
+    for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
+        eprintln!("warning: saved breakpoint {id} ignored: {e}");
+    }
+    each_line(script, |line| {
+        protocol::handle_line(&mut dbg, line).map(|r| r.to_string())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
