@@ -758,3 +758,37 @@ fn scripted_move_enters_and_leaves_areas_like_walking() {
         .collect();
     assert_eq!(handlers, ["on_exit \"start\"", "on_exit \"end\""]);
 }
+
+/// A removed or dead NPC stands in no area, also when a dynamic area appears where it lies
+/// (every NPC's membership is rechecked then; a removed one used to enter it).
+#[test]
+fn dynamic_area_appearing_over_the_dead_and_the_removed_is_entered_by_the_living_only() {
+    let p = pack(
+        json!([
+            {"id": "ghost", "pos": [20.0, 20.0], "tree": "idle"},
+            {"id": "body", "pos": [20.5, 20.0], "tree": "idle"},
+            {"id": "witness", "pos": [21.0, 20.0], "tree": "idle"},
+            clock_npc()
+        ]),
+        json!([idle("idle"), clock_tree(1.0, 2.0)]),
+        json!([{"id": "scene", "shape": {"rect": {"min": [0.0, 0.0], "max": [10.0, 10.0]}},
+                "dynamic": true}]),
+        json!([{"id": "s", "owner": "world", "triggers": [
+            {"id": "go", "when": {"type": "flag", "flag": "go"},
+             "responses": [{"do": "remove", "npc": "ghost"}, {"do": "kill", "npc": "body"}]},
+            {"id": "late", "when": {"type": "flag", "flag": "late"},
+             "responses": [{"do": "create_area", "prototype": "scene", "at": [20.0, 20.0]}]}
+        ]}]),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let trace = run(&mut s, 40);
+    assert!(
+        kind(&trace, "area_created").count() == 1,
+        "the scene is placed"
+    );
+    let entered: Vec<&str> = kind(&trace, "enter")
+        .filter_map(|e| e["npc"].as_str())
+        .collect();
+    assert_eq!(entered, ["witness"], "only the living enter the new area");
+}
