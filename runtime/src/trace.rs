@@ -446,6 +446,8 @@ pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_
             });
             let result = if chosen.is_some() {
                 "adopted"
+            } else if outcome.kept {
+                "kept"
             } else if outcome.asked.is_none() {
                 "no area"
             } else {

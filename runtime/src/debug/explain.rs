@@ -48,6 +48,8 @@ pub enum Blocked {
     StillTrue { fired_tick: u64 },
     /// Its condition tree is false (see the nodes).
     ConditionFalse,
+    /// Its owner is an NPC that was removed or died: it never fires again.
+    OwnerGone,
 }
 
 /// A trigger's whole story at this moment.
@@ -141,6 +143,11 @@ pub fn explain(p: &Program, w: &World, t: u32) -> Option<Explain> {
     }
     if !value {
         blocked.push(Blocked::ConditionFalse);
+    }
+    if let crate::value::EntityId::Npc(n) = trig.owner
+        && !w.npcs.get(n as usize).is_some_and(crate::world::Npc::alive)
+    {
+        blocked.push(Blocked::OwnerGone);
     }
     Some(Explain {
         trigger: trig.id.clone(),

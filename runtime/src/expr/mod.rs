@@ -71,6 +71,14 @@ pub trait Env {
     fn holders(&self, _template: Sym) -> i64 {
         0
     }
+    /// An entity's health points (`health`, `health(e)`): 0 for what has none.
+    fn health(&self, _e: EntityId) -> f64 {
+        0.0
+    }
+    /// Whether an entity is a living NPC: in the world and not dead (`alive(e)`).
+    fn alive(&self, _e: EntityId) -> bool {
+        false
+    }
 }
 
 /// A compile error, located in the source text.
@@ -145,7 +153,13 @@ enum Op {
     SubjectHas(Sym),
     Hour,
     Day,
+    /// `health`: the health of `self`.
+    HealthSelf,
     // Unary, in place.
+    /// `health(e)`: an entity's health points.
+    Health,
+    /// `alive(e)`: whether an entity is a living NPC.
+    Alive,
     Not,
     NegI,
     NegF,

@@ -20,6 +20,8 @@ pub(super) enum Func {
     HasTag,
     Holders,
     SubjectHas,
+    Health,
+    Alive,
 }
 
 pub(super) const FUNCS: &[(&str, Func, &str)] = &[
@@ -39,6 +41,8 @@ pub(super) const FUNCS: &[(&str, Func, &str)] = &[
     ("has_tag", Func::HasTag, "has_tag(\"tag\")"),
     ("holders", Func::Holders, "holders(\"behavior\")"),
     ("subject_has", Func::SubjectHas, "subject_has(\"tag\")"),
+    ("health", Func::Health, "health(entity)"),
+    ("alive", Func::Alive, "alive(entity)"),
 ];
 
 impl Func {
@@ -53,7 +57,9 @@ impl Func {
             | Func::Entity
             | Func::HasTag
             | Func::Holders
-            | Func::SubjectHas => 1,
+            | Func::SubjectHas
+            | Func::Health
+            | Func::Alive => 1,
             Func::Distance | Func::Vec2 | Func::Min | Func::Max => 2,
             Func::Clamp => 3,
         }
@@ -594,6 +600,10 @@ impl Parser<'_, '_> {
             "false" => self.leaf(Op::Const(Value::Bool(false)), Type::Bool, t.start, t.end()),
             "self" => self.leaf(Op::SelfEntity, Type::Entity, t.start, t.end()),
             "subject" => self.leaf(Op::Subject, Type::Entity, t.start, t.end()),
+            // `self`'s health, unless the blackboard declares a variable of that name.
+            "health" if self.resolver.var(Scope::Blackboard, "health").is_none() => {
+                self.leaf(Op::HealthSelf, Type::Float, t.start, t.end())
+            }
             _ => self.var(Scope::Blackboard, name, t.start, t.end()),
         }
     }
@@ -754,7 +764,9 @@ impl Parser<'_, '_> {
                     |t| matches!(t, Type::Vec2 | Type::Entity),
                     "a vec2 or an entity",
                 )?,
-                Func::Pos => check(i, a, |t| t == Type::Entity, "an entity")?,
+                Func::Pos | Func::Health | Func::Alive => {
+                    check(i, a, |t| t == Type::Entity, "an entity")?
+                }
                 _ => check(i, a, is_num, "a number")?,
             }
         }
@@ -769,6 +781,8 @@ impl Parser<'_, '_> {
         let (op, ty) = match f {
             Func::Distance => (Some(Op::Distance), Type::Float),
             Func::Pos => (Some(Op::Pos), Type::Vec2),
+            Func::Health => (Some(Op::Health), Type::Float),
+            Func::Alive => (Some(Op::Alive), Type::Bool),
             Func::Vec2 => {
                 promote_all(self);
                 (Some(Op::MakeVec2), Type::Vec2)

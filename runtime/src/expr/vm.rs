@@ -186,6 +186,9 @@ pub(super) fn run<const N: usize>(code: &[Op], base: usize, env: &dyn Env) -> Va
                 };
                 st.push(Value::Float(d));
             }
+            Op::HealthSelf => st.push(Value::Float(env.health(env.self_entity()))),
+            Op::Health => st.map_top(|v| Value::Float(env.health(entity_of(v)))),
+            Op::Alive => st.map_top(|v| Value::Bool(env.alive(entity_of(v)))),
             Op::Pos => st.map_top(|v| {
                 Value::Vec2(point_of(env, Value::Entity(entity_of(v))).unwrap_or(Vec2::ZERO))
             }),

@@ -14,10 +14,10 @@ use rand_chacha::rand_core::SeedableRng;
 
 use crate::pack::{Diagnostic, Pack};
 use crate::program::Program;
+use crate::systems::effects::lifecycle;
 use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
 use crate::trace::{Out, Probe, TraceEvent};
 use crate::value::Value;
-use crate::world::areas::{areas_at, innermost};
 use crate::world::story::Story;
 use crate::world::talk::TalkState;
 use crate::world::triggers::TriggerState;
@@ -83,16 +83,16 @@ impl Session {
         };
         let n = world.npcs.len();
         clock::clock(p, &mut world);
-        // Where everyone starts: no enter events, no handlers.
-        for i in 0..n {
-            if world.npcs[i].removed {
-                continue;
-            }
-            let at = world.pos[i];
-            let mut here = Vec::new();
-            areas_at(p, &world, at, &mut here);
-            world.npcs[i].area = innermost(p, &here);
-            world.npcs[i].areas = here;
+        // Where everyone starts, through the one membership path: NPCs inside an area enter
+        // it at tick 0 (OnEnter queued, run in the first tick; the triggers hear it). Nothing
+        // is traced yet.
+        let mut quiet = Out {
+            trace: None,
+            probe: None,
+            stop: false,
+        };
+        for i in 0..n as u32 {
+            lifecycle::update_membership(p, &mut world, i, &mut quiet);
         }
         Session {
             program,

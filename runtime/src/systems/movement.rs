@@ -19,7 +19,7 @@ pub fn movement(p: &Program, w: &mut World) {
         let Some(target) = w.npcs[i].target else {
             continue;
         };
-        if w.npcs[i].removed {
+        if !w.npcs[i].alive() {
             continue;
         }
         let pos = w.pos[i];

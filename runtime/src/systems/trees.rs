@@ -1,7 +1,7 @@
 //! The NPC trees phase: every NPC's tree ticks once, in pack order, with the behaviors it
 //! adopted ticked nested under their request nodes; runaway trees are cut off and reported.
 
-use crate::bt::{self, Instance};
+use crate::bt::{self, Instance, Status};
 use crate::program::Program;
 use crate::systems::host::{ActorHost, MAX_NESTING, Who};
 use crate::trace::{DebugEvent, Out, TraceEvent};
@@ -29,7 +29,15 @@ pub fn tick_npcs(
             }
         }
         let npc = &mut w.npcs[i];
-        if npc.removed {
+        // A removed or dead NPC's tree does not tick; once, it is halted (halting resets).
+        let alive = npc.alive();
+        if !alive
+            && npc
+                .instance
+                .status
+                .first()
+                .is_none_or(|s| *s == Status::Idle)
+        {
             continue;
         }
         let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
@@ -50,6 +58,19 @@ pub fn tick_npcs(
             probe: out.probe.as_deref_mut(),
             stop: false,
         };
+        if !alive {
+            bt::halt(tree, &mut inst, &mut h, 0);
+            let stopped = h.stop;
+            let bb = std::mem::take(&mut h.bb);
+            let npc = &mut w.npcs[i];
+            npc.instance = inst;
+            npc.blackboard = bb;
+            if stopped {
+                out.stop = true;
+                return;
+            }
+            continue;
+        }
         let outcome = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
         if let Some(node) = outcome.runaway {
             let (tid, nid) = p.node_origin(inst.tree, node);

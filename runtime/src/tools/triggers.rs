@@ -23,12 +23,12 @@ use serde_json::{Map, Value as J, json};
 use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::session::Session;
-use crate::systems::effects::npcs::{door, reset, set_health};
+use crate::systems::effects::lifecycle::{self, set_health};
+use crate::systems::effects::npcs::{door, reset};
 use crate::tools::LineError;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym, Vec2};
-use crate::world::areas::{areas_at, innermost};
-use crate::world::triggers::{WorldEvent, moved, report};
+use crate::world::triggers::{WorldEvent, report};
 use crate::world::{MAX_INBOX, Message, World};
 
 /// Longest `advance` accepted, in seconds.
@@ -216,21 +216,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
             .filter(|a| a.len() == 2)
             .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
             .ok_or("`to` must be [x, y]")?;
-        let b = p.bounds;
-        let to = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
-        w.pos[i as usize] = to;
-        w.npcs[i as usize].target = None;
-        let mut now = Vec::new();
-        areas_at(p, w, to, &mut now);
-        w.npcs[i as usize].area = innermost(p, &now);
-        let before = std::mem::replace(&mut w.npcs[i as usize].areas, now.clone());
-        for &a in before.iter().filter(|a| !now.contains(a)) {
-            report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area: a });
-        }
-        for &a in now.iter().filter(|a| !before.contains(a)) {
-            report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area: a });
-        }
-        moved(p, &mut w.triggers, i);
+        lifecycle::teleport(p, w, i, to, &mut out);
         return Ok(());
     }
     if let Some(name) = obj.get("set_flag") {

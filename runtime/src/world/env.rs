@@ -30,11 +30,17 @@ pub(crate) fn world_var(
     .unwrap_or(Value::Bool(false))
 }
 
-/// Where an entity is (an area: the centre of its bounding box, dynamic areas included).
+/// Where an entity is: the one position reader (trees, expressions, triggers, responses). A
+/// removed NPC is nowhere (a dead one lies where it died); an area is the centre of its
+/// bounding box, dynamic areas included.
 pub(crate) fn position_of(p: &Program, w: &World, e: EntityId) -> Option<Vec2> {
     match e {
         EntityId::None => None,
-        EntityId::Npc(i) => w.pos.get(i as usize).copied(),
+        EntityId::Npc(i) => w
+            .npcs
+            .get(i as usize)
+            .filter(|n| !n.removed)
+            .and_then(|_| w.pos.get(i as usize).copied()),
         EntityId::Object(i) => p.objects.get(i as usize).map(|o| o.pos),
         EntityId::Area(a) => super::areas::center(p, w, a),
     }
@@ -58,7 +64,28 @@ pub(crate) fn has_tag(p: &Program, w: &World, e: EntityId, tag: Sym) -> bool {
     }
 }
 
-/// A read-only expression environment for one NPC of a world (between ticks).
+/// An entity's health: an NPC's health points (0 for a removed NPC); 0 for anything else.
+pub(crate) fn health_of(w: &World, e: EntityId) -> f64 {
+    match e {
+        EntityId::Npc(i) => w
+            .npcs
+            .get(i as usize)
+            .filter(|n| !n.removed)
+            .map_or(0.0, |n| n.health),
+        _ => 0.0,
+    }
+}
+
+/// Whether an entity is a living NPC (in the world, not dead).
+pub(crate) fn alive(w: &World, e: EntityId) -> bool {
+    match e {
+        EntityId::Npc(i) => w.npcs.get(i as usize).is_some_and(super::Npc::alive),
+        _ => false,
+    }
+}
+
+/// A read-only expression environment for one NPC of a world (between ticks), or for no NPC
+/// (`npc: u32::MAX`: story preconditions), which reads only world-level values.
 pub struct WorldEnv<'a> {
     pub program: &'a Program,
     pub world: &'a World,
@@ -68,20 +95,26 @@ pub struct WorldEnv<'a> {
 impl Env for WorldEnv<'_> {
     fn var(&self, scope: Scope, slot: u32) -> Value {
         let w = self.world;
-        let Some(n) = w.npcs.get(self.npc as usize) else {
-            return Value::Bool(false);
-        };
+        let n = w.npcs.get(self.npc as usize);
         match scope {
             Scope::Blackboard => n
-                .blackboard
-                .get(slot as usize)
-                .copied()
+                .and_then(|n| n.blackboard.get(slot as usize).copied())
                 .unwrap_or(Value::Bool(false)),
-            _ => world_var(self.program, w, n.area, scope, slot),
+            _ => world_var(self.program, w, n.and_then(|n| n.area), scope, slot),
         }
     }
     fn self_entity(&self) -> EntityId {
-        EntityId::Npc(self.npc)
+        if (self.npc as usize) < self.world.npcs.len() {
+            EntityId::Npc(self.npc)
+        } else {
+            EntityId::None
+        }
+    }
+    fn health(&self, e: EntityId) -> f64 {
+        health_of(self.world, e)
+    }
+    fn alive(&self, e: EntityId) -> bool {
+        alive(self.world, e)
     }
     fn position(&self, e: EntityId) -> Option<Vec2> {
         position_of(self.program, self.world, e)

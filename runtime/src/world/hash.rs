@@ -196,7 +196,8 @@ pub(crate) fn world_hash(w: &World) -> u64 {
         h.u64(n.last_status as u64);
         h.u64(n.proto as u64);
         h.u64(n.serial as u64);
-        h.u64(n.removed as u64);
+        // (`dead` shares the word: the hash of a world where nobody died is unchanged.)
+        h.u64(n.removed as u64 | (n.dead as u64) << 1);
         h.f64(n.health);
         h.u64(n.items.len() as u64);
         for s in n.items.iter().chain(&n.equipped) {

@@ -57,6 +57,9 @@ pub struct Npc {
     pub serial: u32,
     /// Removed from the world (or a prototype never placed): no tree, no movement.
     pub removed: bool,
+    /// Its health reached 0: its tree is halted, it does not move, it holds no behavior, it
+    /// stands in no area and takes part in no conversation; it stays dead.
+    pub dead: bool,
     pub health: f64,
     /// Items carried, sorted.
     pub items: Vec<Sym>,
@@ -65,6 +68,11 @@ pub struct Npc {
 }
 
 impl Npc {
+    /// In the world and not dead: its tree runs, it moves, it stands in areas.
+    pub fn alive(&self) -> bool {
+        !self.removed && !self.dead
+    }
+
     /// A fresh NPC as the pack declares NPC `proto` (also used for spawned copies).
     pub fn new(p: &Program, proto: u32) -> Npc {
         let info = &p.npcs[proto as usize];
@@ -85,6 +93,7 @@ impl Npc {
             proto,
             serial: 0,
             removed: info.prototype,
+            dead: false,
             health: info.health,
             items: info.items.clone(),
             equipped: info.equipped.clone(),

@@ -1,10 +1,8 @@
 //! Story state (SPEC §3): the running scenario's tracker, active events and executor clock,
 //! and the readers over it (story day, available events).
 
-use crate::expr::{Env, Scope};
 use crate::program::Program;
 use crate::program::tracker::Tracker;
-use crate::value::{EntityId, Value, Vec2};
 
 use super::World;
 
@@ -50,34 +48,6 @@ impl Story {
     }
 }
 
-/// Reads world flags and counters for preconditions.
-pub struct StoryEnv<'a> {
-    pub world: &'a World,
-}
-
-impl Env for StoryEnv<'_> {
-    fn var(&self, scope: Scope, slot: u32) -> Value {
-        let s = slot as usize;
-        match scope {
-            Scope::Flag => Value::Bool(self.world.flags.get(s).copied().unwrap_or(false)),
-            Scope::Counter => Value::Int(self.world.counters.get(s).copied().unwrap_or(0)),
-            Scope::Blackboard | Scope::Area => Value::Bool(false),
-        }
-    }
-    fn self_entity(&self) -> EntityId {
-        EntityId::None
-    }
-    fn position(&self, _e: EntityId) -> Option<Vec2> {
-        None
-    }
-    fn hour(&self) -> f64 {
-        self.world.hour
-    }
-    fn day(&self) -> i64 {
-        self.world.day
-    }
-}
-
 /// The story day of the world's current tick.
 pub fn world_day(p: &Program, w: &World, scenario: u32) -> Option<i64> {
     let s = p.events.scenarios.get(scenario as usize)?;
@@ -97,7 +67,12 @@ pub(crate) fn precondition_holds(p: &Program, w: &World, lib_index: u32) -> bool
         .get(lib_index as usize)
         .and_then(|e| e.precondition.as_ref())
     {
-        Some(x) => x.eval_bool(&StoryEnv { world: w }),
+        // The world as every expression outside a tree reads it, for no NPC in particular.
+        Some(x) => x.eval_bool(&super::WorldEnv {
+            program: p,
+            world: w,
+            npc: u32::MAX,
+        }),
         None => true,
     }
 }

@@ -279,6 +279,14 @@ impl TalkState {
             *m = true;
         }
     }
+    /// The NPC left the world or died: it leaves the conversation layer at its next step,
+    /// whatever cast it was handed to.
+    pub(crate) fn release(&mut self, npc: u32) {
+        if let Some(c) = self.chars.get_mut(npc as usize) {
+            c.want = NONE;
+            self.vis[npc as usize].want = NONE;
+        }
+    }
     /// Called by the `converse` node through the NPC's host.
     pub(crate) fn hand_over(&mut self, npc: u32, cast: u32, on: bool) {
         if let Some(c) = self.chars.get_mut(npc as usize) {

@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 
 use crate::program::Program;
 use crate::program::triggers::{Key, Who};
-use crate::value::{EntityId, Sym, Vec2};
+use crate::value::Sym;
 
 use super::World;
 
@@ -230,17 +230,4 @@ pub fn live_copies(p: &Program, w: &World, npc: u32) -> Vec<u32> {
         v.extend(c.iter().copied().filter(|&i| !w.npcs[i as usize].removed));
     }
     v
-}
-
-pub(crate) fn position(p: &Program, w: &World, e: EntityId) -> Option<Vec2> {
-    match e {
-        EntityId::Npc(i) => w
-            .npcs
-            .get(i as usize)
-            .filter(|n| !n.removed)
-            .map(|_| w.pos[i as usize]),
-        EntityId::Object(o) => p.objects.get(o as usize).map(|o| o.pos),
-        EntityId::Area(a) => p.areas.get(a as usize).map(|a| a.center()),
-        EntityId::None => None,
-    }
 }

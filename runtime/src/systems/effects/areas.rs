@@ -6,6 +6,8 @@ use crate::program::Program;
 use crate::trace::{Out, TraceEvent};
 use crate::value::Vec2;
 use crate::world::World;
+
+use super::lifecycle::happened;
 use crate::world::areas::{AreaState, DYN, DynArea, HandlerKind, Job, proto_of, state_mut};
 
 /// Queues a handler run on an area, if it has a handler for that event.
@@ -16,8 +18,9 @@ pub fn queue_handler(p: &Program, w: &mut World, area: u32, kind: HandlerKind, n
     }
 }
 
-/// Drops tag `k` of an NPC: the behavior ends, its area counts one holder less and runs its
-/// OnDrop handler.
+/// Drops tag `k` of an NPC: the behavior ends (what its running nodes started stops: walking,
+/// speech, animations, conversations), its area counts one holder less and runs its OnDrop
+/// handler.
 pub fn drop_tag(
     p: &Program,
     w: &mut World,
@@ -37,6 +40,7 @@ pub fn drop_tag(
                         n.target = None
                     }
                     crate::bt::Op::Animate { .. } | crate::bt::Op::Say { .. } => n.show = None,
+                    crate::bt::Op::Converse { cast, .. } => w.talk.hand_over(npc, cast, false),
                     _ => {}
                 }
             }
@@ -57,7 +61,7 @@ pub fn drop_tag(
     }
     queue_handler(p, w, tag.area, HandlerKind::Drop, npc);
     let tick = w.tick;
-    out.emit(
+    happened(
         p,
         w,
         Some(npc),
@@ -69,6 +73,7 @@ pub fn drop_tag(
                 .name,
             reason,
         },
+        out,
     );
 }
 
@@ -107,7 +112,7 @@ pub fn create_area(
     let at_index = w.dyn_areas.partition_point(|x| x.id < id);
     w.dyn_areas.insert(at_index, d);
     w.areas_changed = true;
-    out.emit(p, w, None, TraceEvent::AreaCreated { tick, area: id });
+    happened(p, w, None, TraceEvent::AreaCreated { tick, area: id }, out);
     Some(id)
 }
 
@@ -117,6 +122,6 @@ pub fn remove_area(p: &Program, w: &mut World, id: u32, out: &mut Out) {
         d.state.alive = false;
         w.areas_changed = true;
         let tick = w.tick;
-        out.emit(p, w, None, TraceEvent::AreaRemoved { tick, area: id });
+        happened(p, w, None, TraceEvent::AreaRemoved { tick, area: id }, out);
     }
 }

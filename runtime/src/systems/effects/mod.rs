@@ -4,10 +4,13 @@
 //!
 //! - this file: running one compiled response ([`apply`]), flags, counters, messages;
 //! - [`areas`]: handler runs queued, behaviors dropped, dynamic areas placed and removed;
-//! - [`npcs`]: doors, items, health, removal, spawning, re-arming a trigger;
+//! - [`lifecycle`]: the one path of spawning, removal, death, teleports and area
+//!   membership, and [`lifecycle::happened`], the one event stream (triggers + trace);
+//! - [`npcs`]: doors, objects, items, spawning (where copies appear), re-arming a trigger;
 //! - [`story`]: the executor's check, launching and ending story events.
 
 pub mod areas;
+pub mod lifecycle;
 pub mod npcs;
 pub mod story;
 
@@ -15,7 +18,7 @@ use crate::program::Program;
 use crate::program::responses::CResponse;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym};
-use crate::world::triggers::{WorldEvent, live_copies, report};
+use crate::world::triggers::live_copies;
 use crate::world::{MAX_INBOX, Message, World};
 
 /// Runs one response. `from` is who runs it (a trigger's owner, the world, …); it is the
@@ -72,21 +75,7 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
         CResponse::EndEvent { event, success } => story::end_event(p, w, event, success, out),
         CResponse::Door { object, action } => npcs::door(p, w, object, action, out),
         CResponse::ObjectState { object, state } => {
-            if let Some(o) = w.objects.get_mut(object as usize)
-                && o.state != state
-            {
-                o.state = state;
-                out.emit(
-                    p,
-                    w,
-                    None,
-                    TraceEvent::ObjectState {
-                        tick,
-                        object,
-                        state,
-                    },
-                );
-            }
+            npcs::set_object_state(p, w, object, state, out)
         }
         CResponse::Spawn {
             npc,
@@ -96,24 +85,24 @@ pub fn apply(p: &Program, w: &mut World, from: EntityId, r: &CResponse, out: &mu
         } => npcs::spawn(p, w, npc, count, at, spread, out),
         CResponse::Remove { npc } => {
             for i in live_copies(p, w, npc) {
-                npcs::remove(p, w, i, out);
+                lifecycle::remove(p, w, i, out);
             }
         }
         CResponse::Kill { npc } => {
             for i in live_copies(p, w, npc) {
-                npcs::set_health(p, w, i, 0.0, from, out);
+                lifecycle::set_health(p, w, i, 0.0, from, out);
             }
         }
         CResponse::Damage { npc, amount } => {
             for i in live_copies(p, w, npc) {
                 let h = w.npcs[i as usize].health - amount;
-                npcs::set_health(p, w, i, h, from, out);
+                lifecycle::set_health(p, w, i, h, from, out);
             }
         }
         CResponse::Heal { npc, amount } => {
             for i in live_copies(p, w, npc) {
                 let h = w.npcs[i as usize].health + amount;
-                npcs::set_health(p, w, i, h, from, out);
+                lifecycle::set_health(p, w, i, h, from, out);
             }
         }
         CResponse::GiveItem { npc, item } => {
@@ -203,13 +192,4 @@ pub(crate) fn send_message(
         inbox,
         message,
     })
-}
-
-/// Reports an area enter/exit trace event to the triggers.
-pub fn report_area(p: &Program, st: &mut crate::world::triggers::TriggerState, ev: &TraceEvent) {
-    match *ev {
-        TraceEvent::Enter { npc, area, .. } => report(p, st, WorldEvent::Enter { npc, area }),
-        TraceEvent::Exit { npc, area, .. } => report(p, st, WorldEvent::Exit { npc, area }),
-        _ => {}
-    }
 }

@@ -1,5 +1,5 @@
-//! NPC and object changes made by responses (and scripts): doors, items, health, removal,
-//! spawning, re-arming a trigger.
+//! Object and NPC changes made by responses (and scripts): doors, object states, items,
+//! spawning (where the copies appear; [`lifecycle::spawn`] places each), re-arming a trigger.
 
 use rand::RngExt;
 
@@ -8,10 +8,12 @@ use crate::program::Program;
 use crate::program::responses::SpawnAt;
 use crate::program::triggers::Op;
 use crate::trace::{Out, TraceEvent};
-use crate::value::{EntityId, Sym, Vec2};
-use crate::world::areas::{areas_at, innermost};
-use crate::world::triggers::{WorldEvent, dirty, moved, position, report};
-use crate::world::{Npc, World};
+use crate::value::{Sym, Vec2};
+use crate::world::World;
+use crate::world::env::position_of;
+use crate::world::triggers::dirty;
+
+use super::lifecycle::{self, happened};
 
 /// Most NPCs a world holds (declared + spawned).
 pub const MAX_NPCS: usize = 1 << 20;
@@ -34,16 +36,12 @@ pub fn door(p: &Program, w: &mut World, object: u32, action: DoorAction, out: &m
     }
     if *o != before {
         let tick = w.tick;
-        out.emit(
-            p,
-            w,
-            None,
-            TraceEvent::Door {
-                tick,
-                object,
-                action,
-            },
-        );
+        let ev = TraceEvent::Door {
+            tick,
+            object,
+            action,
+        };
+        happened(p, w, None, ev, out);
     }
 }
 
@@ -55,78 +53,27 @@ pub fn give(p: &Program, w: &mut World, npc: u32, item: Sym, out: &mut Out) {
     if let Err(at) = n.items.binary_search(&item) {
         n.items.insert(at, item);
         let tick = w.tick;
-        out.emit(p, w, Some(npc), TraceEvent::Item { tick, npc, item });
+        happened(p, w, Some(npc), TraceEvent::Item { tick, npc, item }, out);
     }
 }
 
-/// Sets an NPC's health (clamped to [0, its starting health]); reaching 0 kills it.
-pub fn set_health(
-    p: &Program,
-    w: &mut World,
-    npc: u32,
-    health: f64,
-    from: EntityId,
-    out: &mut Out,
-) {
-    let Some(n) = w.npcs.get_mut(npc as usize) else {
-        return;
-    };
-    if n.removed {
-        return;
-    }
-    let max = p.npcs.get(n.proto as usize).map_or(0.0, |i| i.health);
-    let h = if health.is_finite() {
-        health.clamp(0.0, max)
-    } else {
-        0.0
-    };
-    let was = n.health;
-    if h == was {
-        return;
-    }
-    n.health = h;
-    let tick = w.tick;
-    out.emit(
-        p,
-        w,
-        Some(npc),
-        TraceEvent::Health {
+/// Sets a world object's free-form state; reports `object_state` when it changed.
+pub fn set_object_state(p: &Program, w: &mut World, object: u32, state: Sym, out: &mut Out) {
+    if let Some(o) = w.objects.get_mut(object as usize)
+        && o.state != state
+    {
+        o.state = state;
+        let tick = w.tick;
+        let ev = TraceEvent::ObjectState {
             tick,
-            npc,
-            health: h,
-        },
-    );
-    if was > 0.0 && h <= 0.0 {
-        let by = match from {
-            EntityId::Npc(k) => k,
-            _ => u32::MAX,
+            object,
+            state,
         };
-        report(p, &mut w.triggers, WorldEvent::Died { npc, by });
-        out.emit(p, w, Some(npc), TraceEvent::Died { tick, npc, by });
+        happened(p, w, None, ev, out);
     }
 }
 
-/// Takes an NPC out of the world: it leaves its areas and sensors, its tree stops.
-pub fn remove(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
-    let Some(n) = w.npcs.get_mut(npc as usize) else {
-        return;
-    };
-    if n.removed {
-        return;
-    }
-    n.removed = true;
-    n.target = None;
-    n.area = None;
-    let areas = std::mem::take(&mut n.areas);
-    for area in areas {
-        report(p, &mut w.triggers, WorldEvent::Exit { npc, area });
-    }
-    moved(p, &mut w.triggers, npc);
-    let tick = w.tick;
-    out.emit(p, w, Some(npc), TraceEvent::Remove { tick, npc });
-}
-
-/// Spawns `count` copies of declared NPC `proto`.
+/// Spawns `count` copies of declared NPC `proto`, scattered (seeded) around where `at` says.
 pub fn spawn(
     p: &Program,
     w: &mut World,
@@ -141,7 +88,7 @@ pub fn spawn(
     };
     let centre = match at {
         SpawnAt::Point(v) => v,
-        SpawnAt::Entity(e) => position(p, w, e).unwrap_or(info.pos),
+        SpawnAt::Entity(e) => position_of(p, w, e).unwrap_or(info.pos),
         SpawnAt::Home => info.pos,
     };
     let b = p.bounds;
@@ -156,28 +103,7 @@ pub fn spawn(
             (centre.x + dx).clamp(b.min.x, b.max.x),
             (centre.y + dy).clamp(b.min.y, b.max.y),
         );
-        let idx = w.npcs.len() as u32;
-        let mut n = Npc::new(p, proto);
-        n.removed = false;
-        let mut here = Vec::new();
-        areas_at(p, w, pos, &mut here);
-        n.area = innermost(p, &here);
-        n.areas = here;
-        let copies = &mut w.triggers.copies;
-        if copies.len() <= proto as usize {
-            copies.resize(proto as usize + 1, Vec::new());
-        }
-        n.serial = copies[proto as usize].len() as u32 + 1;
-        copies[proto as usize].push(idx);
-        let areas = n.areas.clone();
-        w.npcs.push(n);
-        w.pos.push(pos);
-        for area in areas {
-            report(p, &mut w.triggers, WorldEvent::Enter { npc: idx, area });
-        }
-        moved(p, &mut w.triggers, idx);
-        let tick = w.tick;
-        out.emit(p, w, Some(idx), TraceEvent::Spawn { tick, npc: idx });
+        lifecycle::spawn(p, w, proto, pos, out);
         if out.stop {
             return;
         }

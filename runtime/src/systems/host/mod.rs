@@ -269,6 +269,12 @@ impl Env for ActorHost<'_, '_> {
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
         env::has_tag(self.p, self.w, e, tag)
     }
+    fn health(&self, e: EntityId) -> f64 {
+        env::health_of(self.w, e)
+    }
+    fn alive(&self, e: EntityId) -> bool {
+        env::alive(self.w, e)
+    }
     fn subject(&self) -> EntityId {
         match self.who {
             Who::Area {
@@ -505,8 +511,11 @@ impl Host for ActorHost<'_, '_> {
         // The constraint sees this NPC's blackboard, which is moved out for the tick.
         let explain = self.trace.is_some() || self.probe.is_some();
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
-        let outcome = request::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
+        let mut outcome =
+            request::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
+        // Nothing new applies and this node holds an overridable behavior: it is kept.
+        outcome.kept = outcome.chosen.is_none() && held.is_some();
         // Not standing in an area of the asked kind is not worth a trace line every tick.
         if explain && (outcome.asked.is_some() || r.area_kind.is_none()) {
             let tick = self.w.tick;

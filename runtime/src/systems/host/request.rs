@@ -8,6 +8,7 @@ use crate::pack::{ChildChoice, Keep};
 use crate::program::Program;
 use crate::program::areas::CRequest;
 use crate::systems::effects::areas::{drop_tag, queue_handler};
+use crate::systems::effects::lifecycle::happened;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{Sym, Vec2};
 use crate::world::areas::{
@@ -74,6 +75,16 @@ pub fn choose(
                     });
                 }
             };
+            let pref = req
+                .prefer
+                .iter()
+                .find(|(name, _)| *name == t.name)
+                .map(|&(_, w)| w.max(0.0));
+            // A request that names behaviors asks for those only; the rest is not refused
+            // for a fault of its own, so it is not listed either.
+            if !req.prefer.is_empty() && pref.is_none() {
+                continue;
+            }
             if req.forbid.contains(&t.name) {
                 refuse("forbidden by the request".into(), &mut outcome);
                 continue;
@@ -119,16 +130,6 @@ pub fn choose(
                     );
                     continue;
                 }
-            }
-            let pref = req
-                .prefer
-                .iter()
-                .find(|(name, _)| *name == t.name)
-                .map(|&(_, w)| w.max(0.0));
-            // A request that names behaviors asks for those only; the rest is not refused
-            // for a fault of its own, so it is not listed either.
-            if !req.prefer.is_empty() && pref.is_none() {
-                continue;
             }
             if count < survivors.len() {
                 survivors[count] = (ti as u32, pref.unwrap_or(1.0));
@@ -188,7 +189,7 @@ pub fn adopt(p: &Program, w: &mut World, npc: u32, node: u64, area: u32, ti: u32
         *h += 1;
     }
     queue_handler(p, w, area, HandlerKind::Adopt, npc);
-    out.emit(
+    happened(
         p,
         w,
         Some(npc),
@@ -198,6 +199,7 @@ pub fn adopt(p: &Program, w: &mut World, npc: u32, node: u64, area: u32, ti: u32
             area,
             template: t.name,
         },
+        out,
     );
 }
 

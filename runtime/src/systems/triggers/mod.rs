@@ -10,7 +10,9 @@ use crate::program::Program;
 use crate::program::triggers::{DoorIs, Key, LeafKind, Op, Pick};
 use crate::systems::effects;
 use crate::trace::{Out, TraceEvent};
-use crate::world::triggers::{TriggerState, WorldEvent, dirty, position};
+use crate::value::EntityId;
+use crate::world::env::position_of;
+use crate::world::triggers::{TriggerState, WorldEvent, dirty};
 use crate::world::{Npc, World, WorldEnv};
 
 #[cfg(test)]
@@ -32,22 +34,10 @@ pub fn pass(p: &Program, w: &mut World, out: &mut Out, problems: &mut Vec<String
         st.started = true;
         st.flags_seen = w.flags.clone();
         st.counters_seen = w.counters.clone();
+        // (The areas everyone starts in were reported by the membership path at tick 0.)
         for i in 0..w.npcs.len() {
-            if w.npcs[i].removed {
-                continue;
-            }
-            st.moved.push(i as u32);
-            for k in 0..w.npcs[i].areas.len() {
-                let area = w.npcs[i].areas[k];
-                deliver(
-                    p,
-                    w,
-                    &mut st,
-                    WorldEvent::Enter {
-                        npc: i as u32,
-                        area,
-                    },
-                );
+            if w.npcs[i].alive() {
+                st.moved.push(i as u32);
             }
         }
         for t in 0..tp.triggers.len() as u32 {
@@ -177,6 +167,13 @@ fn set_latch(st: &mut TriggerState, leaf: u32, trigger: u32, tick: u64, on: bool
 fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
     let tp = &p.triggers;
     let tick = w.tick;
+    // A trigger in its reload time receives no events (seed 003): its one-off latches were
+    // reset when it fired and stay so until the reload ends.
+    let reloading = |st: &TriggerState, t: u32| {
+        st.reload_until
+            .get(t as usize)
+            .is_some_and(|&until| tick < until)
+    };
     match ev {
         WorldEvent::Enter { npc, area } | WorldEvent::Exit { npc, area } => {
             let up = matches!(ev, WorldEvent::Enter { .. });
@@ -198,6 +195,7 @@ fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
                     until,
                 } = leaf.kind
                     && who.matches(w, npc)
+                    && !reloading(st, leaf.trigger)
                 {
                     if m == message {
                         set_latch(st, l, leaf.trigger, tick, true);
@@ -220,7 +218,7 @@ fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
                         }
                         _ => false,
                     };
-                    if hit {
+                    if hit && !reloading(st, leaf.trigger) {
                         set_latch(st, l, leaf.trigger, tick, true);
                     }
                 }
@@ -246,7 +244,7 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
             st.inside.resize(iu + 1, Vec::new());
         }
         let pos = w.pos[iu];
-        let gone = npc.removed;
+        let gone = !npc.alive();
         let mut now = std::mem::take(&mut st.inside[iu]);
         let mut k = 0;
         while k < now.len() {
@@ -336,7 +334,7 @@ pub(crate) fn leaf_value(p: &Program, w: &World, st: &TriggerState, l: u32) -> b
             .get(object as usize)
             .is_some_and(|o| o.state == state),
         LeafKind::Near { a, b, distance } => {
-            let Some(bp) = position(p, w, b) else {
+            let Some(bp) = position_of(p, w, b) else {
                 return false;
             };
             any_copy(w, a, |i, _| w.pos[i].distance(bp) <= distance)
@@ -412,6 +410,12 @@ fn evaluate(
     if st.holding[ti] || !trig.enabled || st.spent[ti] || w.tick < st.reload_until[ti] {
         return false;
     }
+    // A removed or dead NPC's triggers do not fire.
+    if let EntityId::Npc(n) = trig.owner
+        && !w.npcs.get(n as usize).is_some_and(Npc::alive)
+    {
+        return false;
+    }
     if st.fired_pass[ti] == st.pass {
         // Reset in the pass it already fired in: a reset loop.
         st.holding[ti] = true;
@@ -442,6 +446,21 @@ fn fire(p: &Program, w: &mut World, mut st: TriggerState, t: u32, out: &mut Out)
     } else if trig.reload_ticks > 0 {
         st.reload_until[ti] = tick.saturating_add(trig.reload_ticks);
         st.reloads.push(Reverse((st.reload_until[ti], t)));
+        // Seed 003: it waits its reload time "until it re-initializes its conditions and
+        // receives events again": its one-off latches are reset now, and ignore events until
+        // the reload ends (see `deliver`), so it starts fresh then. (Area, radius and rectangle
+        // conditions are states, not events: they go on following who is inside, which is
+        // what re-initializing them gives.)
+        for n in &trig.nodes {
+            if let Op::Leaf(l) = n.op
+                && p.triggers.leaves[l as usize].kind.is_one_off()
+                && st.latch[l as usize]
+            {
+                st.latch[l as usize] = false;
+                st.changed[l as usize] = tick;
+                dirty(&mut st, t);
+            }
+        }
     }
     // Consumed latches.
     for n in &trig.nodes {
