@@ -228,42 +228,51 @@ fn handlers_are_queued_and_run_one_at_a_time_without_the_brain() {
         npc("b", 9.0, 16.0, "walk_in", "")
     );
     let mut s = town(&npcs, trees, pub_a, 1);
-    let mut log = Vec::new();
-    for _ in 0..20 {
-        s.step();
-        let slot = |n: &str| s.program().area_vars.get(n).expect("var") as usize;
-        let count = s.world().area_vars[1][slot("count")];
-        let brain = s.world().area_vars[1][slot("brain_ticks")];
-        for e in events(&mut s) {
-            if e["kind"] == "handler" {
-                log.push(format!("{} {} {}", e["tick"], e["npc"], e["phase"]));
-            }
-        }
-        log.push(format!("{:?} {:?}", count, brain));
-    }
-    let handler_lines: Vec<&String> = log.iter().filter(|l| l.contains('"')).collect();
-    // Both enter on the same tick; the second handler starts only when the first ended.
-    assert_eq!(handler_lines.len(), 4, "{log:#?}");
-    assert!(handler_lines[0].ends_with("\"a\" \"start\""));
-    assert!(handler_lines[1].ends_with("\"a\" \"end\""));
-    assert!(handler_lines[2].ends_with("\"b\" \"start\""));
-    assert!(handler_lines[3].ends_with("\"b\" \"end\""));
-    // The brain does not tick while handlers are pending.
-    let brain_ticks = |line: &str| line.to_string();
-    let during: Vec<String> = log
-        .windows(2)
-        .filter(|w| w[0].contains("start"))
-        .map(|w| brain_ticks(&w[1]))
-        .collect();
-    assert!(!during.is_empty());
-    let var = |n: &str| {
+    let var = |s: &Session, n: &str| {
         s.world().area_vars[1][s.program().area_vars.get(n).expect("var") as usize].as_i64()
     };
-    assert_eq!(var("count"), 2, "both greeted");
+    // Per tick: the handler events ("a start", …) and the brain's counter after the tick.
+    let mut ticks: Vec<(Vec<String>, i64)> = Vec::new();
+    for _ in 0..20 {
+        s.step();
+        let handler: Vec<String> = events(&mut s)
+            .iter()
+            .filter(|e| e["kind"] == "handler")
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["npc"].as_str().unwrap_or("?"),
+                    e["phase"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        ticks.push((handler, var(&s, "brain_ticks")));
+    }
+    let handler_lines: Vec<&String> = ticks.iter().flat_map(|t| &t.0).collect();
+    // Both enter on the same tick; the second handler starts only when the first ended.
+    assert_eq!(
+        handler_lines,
+        ["a start", "a end", "b start", "b end"],
+        "{ticks:?}"
+    );
+    // The brain does not tick while handlers are pending: in every tick that ends with a
+    // handler started and not ended, the brain's counter stays put; in every other tick it
+    // counts one.
+    let mut pending = 0i32;
+    let mut last = 0;
+    for (t, (handler, brain)) in ticks.iter().enumerate() {
+        for h in handler {
+            pending += if h.ends_with("start") { 1 } else { -1 };
+        }
+        let want = if pending > 0 { 0 } else { 1 };
+        assert_eq!(brain - last, want, "tick {}: {ticks:?}", t + 1);
+        last = *brain;
+    }
+    assert_eq!(var(&s, "count"), 2, "both greeted");
     // A's run spans 4 ticks (3 waiting, 1 ending), B's starts in the tick A's ends and
     // spans 4 more: the brain is skipped for the 6 ticks in which a handler is left pending.
     assert_eq!(
-        var("brain_ticks"),
+        var(&s, "brain_ticks"),
         20 - 6,
         "the brain skipped the ticks with handlers"
     );
@@ -509,9 +518,14 @@ fn daily_life_follows_each_cycle_in_order_at_the_right_places() {
         .collect();
     let mut order = steps.clone();
     order.dedup();
-    assert_eq!(
-        order,
-        ["sleep", "eat", "work", "shop", "work", order[5], "sleep"],
+    assert_eq!(order.len(), 7, "{cy}");
+    assert_eq!(order[..5], ["sleep", "eat", "work", "shop", "work"], "{cy}");
+    assert_eq!(order[6], "sleep", "{cy}");
+    // Fun: whatever the pub hands out (drink, a round, cards), at one of the pubs.
+    assert!(
+        ["drink", "round", "cards"].contains(&order[5])
+            && (cy.contains(&format!("{}@pub_red", order[5]))
+                || cy.contains(&format!("{}@pub_blue", order[5]))),
         "{cy}"
     );
     assert!(cy.contains("shop@market") && cy.contains("work@smithy") && cy.contains("@home_cy"));

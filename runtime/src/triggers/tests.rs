@@ -3,7 +3,7 @@
 
 use serde_json::{Value as J, json};
 
-use super::script::{find_npc, step_line};
+use super::script::{find_npc, state_line, step_line};
 use super::{Blocked, explain};
 use crate::pack::{Diagnostic, load_str};
 use crate::world::Session;
@@ -75,7 +75,7 @@ fn set(s: &mut Session, f: &str, v: bool) -> Vec<String> {
 
 #[test]
 fn and_or_not_xor_over_flags() {
-    let mut s = session(json!([
+    let triggers = json!([
         trig("and", json!({"type": "and", "of": [flag("a"), flag("b")]})),
         trig("or", json!({"type": "or", "of": [flag("a"), flag("b")]})),
         trig("not", json!({"type": "not", "of": [flag("a")]})),
@@ -83,7 +83,8 @@ fn and_or_not_xor_over_flags() {
             "xor3",
             json!({"type": "xor", "of": [flag("a"), flag("b"), flag("c")]})
         ),
-    ]));
+    ]);
+    let mut s = session(triggers.clone());
     // (a, b, c) -> and, or, not, xor3 (exactly one of three)
     let cases = [
         ((false, false, false), [false, false, true, false]),
@@ -93,12 +94,40 @@ fn and_or_not_xor_over_flags() {
         ((false, false, true), [false, false, true, true]),
         ((false, true, true), [false, true, true, false]),
     ];
+    let ids = ["s/and", "s/or", "s/not", "s/xor3"];
     for ((a, b, c), want) in cases {
         set(&mut s, "a", a);
         set(&mut s, "b", b);
         set(&mut s, "c", c);
-        let got = ["s/and", "s/or", "s/not", "s/xor3"].map(|id| value(&s, id));
+        let got = ids.map(|id| value(&s, id));
         assert_eq!(got, want, "a={a} b={b} c={c}");
+    }
+    // The firing path (not `explain`'s evaluator): from all false (where only `not` holds,
+    // and has fired), the three flags change at once and one pass runs; exactly the
+    // triggers that became true fire.
+    for ((a, b, c), want) in cases {
+        let mut s = session(triggers.clone());
+        let slot = |s: &Session, f: &str| s.program().flags.get(f).expect("flag") as usize;
+        for (f, v) in [("a", a), ("b", b), ("c", c)] {
+            let i = slot(&s, f);
+            s.world_mut().flags[i] = v;
+        }
+        s.set_tracing(true);
+        s.clear_trace();
+        s.run_triggers();
+        let fired: Vec<String> = state_line(&s)["fired"]
+            .as_array()
+            .expect("fired")
+            .iter()
+            .map(|x| x.as_str().unwrap_or("").to_string())
+            .collect();
+        let became_true: Vec<&str> = ids
+            .iter()
+            .zip(want)
+            .filter(|&(id, w)| w && *id != "s/not")
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(fired, became_true, "a={a} b={b} c={c}");
     }
 }
 
@@ -519,6 +548,8 @@ fn malformed_trees_are_errors_with_paths() {
 
 #[test]
 fn odd_inputs_never_panic() {
+    // Each `when` is wrong: an error at the trigger's `when` (or under it), never a panic.
+    // The responses are real, so no other diagnostic can stand in for the expected error.
     let odd = [
         json!(null),
         json!(1),
@@ -530,19 +561,38 @@ fn odd_inputs_never_panic() {
         json!({"type": "and", "of": [null]}),
         json!({"type": "in_radius", "who": "any", "at": [1e300, 0], "radius": -1}),
         json!({"type": "var", "who": "hero", "expr": "((("}),
-        json!({"type": "counter", "counter": "c", "cmp": "odd", "value": 1e40}),
+        json!({"type": "counter", "counter": "c", "cmp": "gt", "value": 1e40}),
+        json!({"type": "counter", "counter": "c", "cmp": "sometimes", "value": 1}),
     ];
+    let when_path = "triggers[0].triggers[0].when";
     for (i, when) in odd.iter().enumerate() {
-        let text = pack_text(
-            json!([{"id": "t", "when": when, "responses": []}]),
-            json!([]),
-        );
+        let text = pack_text(json!([trig("t", when.clone())]), json!([]));
         let l = load_str(&text);
         assert!(
-            l.has_errors() || l.diagnostics.iter().any(|d| !d.is_error()),
-            "case {i}: {when}"
+            l.diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.path.starts_with(when_path)),
+            "case {i}: {when}: no error under `{when_path}`: {:#?}",
+            l.diagnostics
         );
     }
+    // `odd` takes no value: a value given anyway is ignored, with a warning naming it.
+    let text = pack_text(
+        json!([trig(
+            "t",
+            json!({"type": "counter", "counter": "c", "cmp": "odd", "value": 1e40})
+        )]),
+        json!([]),
+    );
+    let l = load_str(&text);
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    assert!(
+        l.diagnostics.iter().any(|d| !d.is_error()
+            && d.path.starts_with(when_path)
+            && d.message.contains("`value`")),
+        "{:#?}",
+        l.diagnostics
+    );
     let mut s = session(json!([trig("t", flag("a"))]));
     for line in [
         "",
