@@ -533,3 +533,115 @@ fn daily_life_follows_each_cycle_in_order_at_the_right_places() {
     assert!(day("red_keeper").contains("tend_bar@pub_red"));
     assert!(day("blue_keeper").contains("tend_bar@pub_blue"));
 }
+
+/// Handler trees that count their runs (`counters.on_adopt`, …), and the waiting asker `b`.
+const COUNTING_HANDLERS: &str = r#",
+    {"id": "h_adopt", "root": {"id": "ha", "type": "set", "var": "counters.on_adopt", "value": "counters.on_adopt + 1"}},
+    {"id": "h_drop", "root": {"id": "hd", "type": "set", "var": "counters.on_drop", "value": "counters.on_drop + 1"}},
+    {"id": "drink_only", "root": {"id": "ask_drink", "type": "request", "forbid": ["fun"]}}"#;
+
+fn counter(s: &Session, name: &str) -> i64 {
+    s.program()
+        .counters
+        .get(name)
+        .map_or(0, |c| s.world().counters[c as usize])
+}
+
+/// A request node halted while it holds a behavior (reactive preemption, a timeout, a guard):
+/// the behavior is dropped as "interrupted", its slot is freed (another NPC gets it), and
+/// OnDrop runs after OnAdopt.
+#[test]
+fn halting_a_request_node_interrupts_its_behavior() {
+    let variants = [
+        // Reactive preemption: `rich` turns true at tick 3.
+        (
+            "reactive",
+            r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+                {"id": "busy", "type": "sequence", "children": [
+                    {"id": "is_rich", "type": "condition", "expr": "rich"},
+                    {"id": "hold", "type": "wait", "seconds": 1000}]},
+                {"id": "ask", "type": "request"}]}"#,
+            Some(3),
+            4,
+        ),
+        // A timeout of 0.5 s (5 ticks): halted at tick 6, then the selector waits.
+        (
+            "timeout",
+            r#"{"id": "sel", "type": "selector", "children": [
+                {"id": "to", "type": "timeout", "seconds": 0.5, "children": [
+                    {"id": "ask", "type": "request"}]},
+                {"id": "hold", "type": "wait", "seconds": 1000}]}"#,
+            None,
+            6,
+        ),
+        // A guard on `!rich`: `rich` turns true at tick 3.
+        (
+            "guard",
+            r#"{"id": "g", "type": "guard", "condition": "!rich", "children": [
+                {"id": "ask", "type": "request"}]}"#,
+            Some(3),
+            4,
+        ),
+    ];
+    let pub_a = r#", "templates": [{"name": "drink", "tree": "long_tree", "max_instances": 1}],
+        "handlers": {"on_adopt": "h_adopt", "on_drop": "h_drop"}"#;
+    for (name, root, rich_at, drop_tick) in variants {
+        let trees = format!(
+            r#"{COUNTING_HANDLERS}, {{"id": "halts", "blackboard": {{"rich": {{"type": "bool"}}}},
+                "root": {root}}}"#
+        );
+        let npcs = format!(
+            "{}, {}",
+            npc("a", 15.0, 15.0, "halts", ""),
+            npc("b", 16.0, 15.0, "drink_only", "")
+        );
+        let mut s = town(&npcs, &trees, pub_a, 1);
+        let rich = s.program().blackboard.get("rich").expect("rich") as usize;
+        let mut log = Vec::new();
+        for _ in 0..10 {
+            if rich_at == Some(s.tick()) {
+                s.set_var(0, rich, crate::value::Value::Bool(true));
+            }
+            s.step();
+            for e in events(&mut s) {
+                match e["kind"].as_str() {
+                    Some("adopt") => log.push(format!("{} adopt {}", e["tick"], e["npc"])),
+                    Some("drop") => {
+                        log.push(format!("{} drop {} {}", e["tick"], e["npc"], e["reason"]))
+                    }
+                    Some("handler") => log.push(format!(
+                        "{} {} {} {}",
+                        e["tick"], e["handler"], e["npc"], e["phase"]
+                    )),
+                    _ => {}
+                }
+            }
+            if s.tick() == drop_tick - 1 {
+                assert_eq!(s.world().areas[1].holders[0], 1, "{name}: a holds drink");
+            }
+        }
+        let log: Vec<&str> = log.iter().map(String::as_str).collect();
+        // A adopts at tick 1 (B finds drink full and is refused by the city); A's behavior is
+        // interrupted at the drop tick, and B, whose tree ticks after A's, adopts the freed
+        // slot in the same tick. Handlers run in the next tick's area phase, one at a time, in
+        // the order of their events.
+        let t = drop_tick;
+        let want = [
+            "1 adopt \"a\"".to_string(),
+            "2 \"on_adopt\" \"a\" \"start\"".to_string(),
+            "2 \"on_adopt\" \"a\" \"end\"".to_string(),
+            format!("{t} drop \"a\" \"interrupted\""),
+            format!("{t} adopt \"b\""),
+            format!("{} \"on_drop\" \"a\" \"start\"", t + 1),
+            format!("{} \"on_drop\" \"a\" \"end\"", t + 1),
+            format!("{} \"on_adopt\" \"b\" \"start\"", t + 1),
+            format!("{} \"on_adopt\" \"b\" \"end\"", t + 1),
+        ];
+        assert_eq!(log, want, "{name}");
+        assert!(s.world().npcs[0].tags.is_empty(), "{name}");
+        assert_eq!(s.world().npcs[1].tags.len(), 1, "{name}");
+        assert_eq!(s.world().areas[1].holders[0], 1, "{name}: b's slot");
+        assert_eq!(counter(&s, "on_adopt"), 2, "{name}");
+        assert_eq!(counter(&s, "on_drop"), 1, "{name}");
+    }
+}
