@@ -645,3 +645,119 @@ fn halting_a_request_node_interrupts_its_behavior() {
         assert_eq!(counter(&s, "on_drop"), 1, "{name}");
     }
 }
+
+/// The `on_leave` policies other than drop: `keep` keeps the behavior running outside the
+/// area (its slot still taken); `overridable` keeps it, marked overridable, so the next
+/// request (here the city's, at once) replaces it. OnExit runs either way.
+#[test]
+fn leaving_with_keep_or_overridable_keeps_the_behavior() {
+    let trees = r#", {"id": "walk_out", "root": {"id": "out", "type": "move_to",
+            "target": {"point": [50, 50]}}},
+        {"id": "h_exit", "root": {"id": "hx", "type": "set", "var": "counters.on_exit", "value": "counters.on_exit + 1"}}"#;
+    for policy in ["keep", "overridable"] {
+        let pub_a = format!(
+            r#", "templates": [{{"name": "go", "tree": "walk_out", "drop": {{"on_leave": "{policy}"}}}}],
+            "handlers": {{"on_exit": "h_exit"}}"#
+        );
+        let mut s = town(&npc("a", 19.0, 15.0, "asker", ""), trees, &pub_a, 1);
+        let mut exit_tick = None;
+        let mut after_exit = Vec::new();
+        for _ in 0..20 {
+            s.step();
+            for e in events(&mut s) {
+                if e["kind"] == "exit" && e["area"] == "pub_a" {
+                    exit_tick = e["tick"].as_u64();
+                    // Kept through the exit itself, with the policy's mark.
+                    let a = &s.world().npcs[0];
+                    assert_eq!(a.tags.len(), 1, "{policy}: kept on leaving");
+                    assert_eq!(a.tags[0].overridable, policy == "overridable", "{policy}");
+                    assert_eq!(s.world().areas[1].holders[0], 1, "{policy}");
+                } else if exit_tick.is_some()
+                    && ["drop", "adopt"].contains(&e["kind"].as_str().unwrap_or(""))
+                {
+                    after_exit.push(format!(
+                        "{} {} {}",
+                        e["kind"].as_str().unwrap_or("?"),
+                        e["area"].as_str().unwrap_or("?"),
+                        e["reason"].as_str().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        let exit_tick = exit_tick.unwrap_or_else(|| panic!("{policy}: never left"));
+        assert!(exit_tick < 10, "{policy}: left at tick {exit_tick}");
+        assert!(s.world().pos[0].x > 20.0, "{policy}: outside the pub");
+        assert_eq!(counter(&s, "on_exit"), 1, "{policy}: OnExit ran once");
+        let a = &s.world().npcs[0];
+        if policy == "keep" {
+            assert!(after_exit.is_empty(), "{after_exit:?}");
+            assert_eq!(a.tags.len(), 1, "still holds the behavior");
+            assert_eq!(s.world().areas[1].holders[0], 1, "slot still taken");
+            assert!(a.target.is_some(), "still walking");
+        } else {
+            assert_eq!(
+                after_exit,
+                ["drop pub_a overridden by a new behavior", "adopt city "],
+                "replaced at the next request"
+            );
+            assert_eq!(s.world().areas[1].holders[0], 0, "slot freed");
+        }
+    }
+}
+
+/// Handler runs are queued and each runs to completion once per event (SPEC §2): leaving
+/// while one's OnEnter is still queued behind another's, or still running, neither cancels
+/// nor cuts it; the OnExit runs after it.
+#[test]
+fn leaving_while_a_handler_is_queued_or_running() {
+    let trees = r#",
+        {"id": "h_enter", "root": {"id": "he", "type": "sequence", "children": [
+            {"id": "slow", "type": "wait", "seconds": 3},
+            {"id": "he_count", "type": "set", "var": "counters.on_enter", "value": "counters.on_enter + 1"}]}},
+        {"id": "h_exit", "root": {"id": "hx", "type": "set", "var": "counters.on_exit", "value": "counters.on_exit + 1"}},
+        {"id": "cross", "root": {"id": "walk", "type": "move_to", "target": {"point": [30, 15]}}}"#;
+    let pub_a = r#", "handlers": {"on_enter": "h_enter", "on_exit": "h_exit"}"#;
+    // Both walk in at the same tick and out 10 units later (2 s at 5 units/s): a's OnEnter
+    // (3 s) is running when they leave, b's is still queued behind it.
+    let npcs = format!(
+        "{}, {}",
+        npc("a", 9.0, 15.0, "cross", ""),
+        npc("b", 9.0, 16.0, "cross", "")
+    );
+    let mut s = town(&npcs, trees, pub_a, 1);
+    let mut log = Vec::new();
+    for _ in 0..120 {
+        s.step();
+        for e in events(&mut s) {
+            match e["kind"].as_str() {
+                Some("handler") => log.push(format!(
+                    "{} {} {}",
+                    e["handler"].as_str().unwrap_or("?"),
+                    e["npc"].as_str().unwrap_or("?"),
+                    e["phase"].as_str().unwrap_or("?")
+                )),
+                Some("exit") if e["area"] == "pub_a" => {
+                    log.push(format!("exit {}", e["npc"].as_str().unwrap_or("?")))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(
+        log,
+        [
+            "on_enter a start",
+            "exit a",
+            "exit b",
+            "on_enter a end",
+            "on_enter b start",
+            "on_enter b end",
+            "on_exit a start",
+            "on_exit a end",
+            "on_exit b start",
+            "on_exit b end",
+        ]
+    );
+    assert_eq!(counter(&s, "on_enter"), 2, "both OnEnter runs completed");
+    assert_eq!(counter(&s, "on_exit"), 2);
+}
