@@ -593,22 +593,38 @@ fn odd_inputs_never_panic() {
         "{:#?}",
         l.diagnostics
     );
+    // Bad script lines are refused with a reason, and change nothing.
     let mut s = session(json!([trig("t", flag("a"))]));
-    for line in [
-        "",
-        "[]",
-        "{}",
-        "{\"advance\": -1}",
-        "{\"event\": \"enter\"}",
-        "{\"move\": \"hero\", \"to\": [1]}",
-        "{\"set_flag\": \"zzz\"}",
-        "{\"give\": \"hero\", \"item\": \"unheard_of\"}",
-        "{\"reset\": \"nope\"}",
-        "{\"damage\": \"hero\", \"amount\": 1e308}",
-        "{\"move\": \"hero\", \"to\": [1e308, -1e308]}",
+    let before = s.hash();
+    for (line, words) in [
+        ("", "invalid JSON"),
+        ("[]", "a JSON object"),
+        ("{}", "nothing to do"),
+        ("{\"advance\": -1}", "`advance` must be a number of seconds"),
+        ("{\"event\": \"enter\"}", "missing string `npc`"),
+        ("{\"move\": \"hero\", \"to\": [1]}", "`to` must be [x, y]"),
+        ("{\"set_flag\": \"zzz\"}", "unknown flag `zzz`"),
+        (
+            "{\"give\": \"hero\", \"item\": \"unheard_of\"}",
+            "item `unheard_of` is not mentioned",
+        ),
+        ("{\"reset\": \"nope\"}", "unknown trigger `nope`"),
     ] {
-        let _ = step_line(&mut s, line);
+        match step_line(&mut s, line) {
+            Err(e) => assert!(e.contains(words), "{line}: {e}"),
+            Ok(v) => panic!("{line} accepted: {v}"),
+        }
     }
+    assert_eq!(s.hash(), before, "refused lines changed the world");
+    // Extreme but well-formed lines are applied and leave the world in range.
+    let hero = find_npc(s.program(), s.world(), "hero").expect("hero") as usize;
+    step_line(&mut s, "{\"damage\": \"hero\", \"amount\": 1e308}").expect("damage");
+    let health = s.world().npcs[hero].health;
+    assert_eq!(health, 0.0, "health floors at 0");
+    step_line(&mut s, "{\"move\": \"hero\", \"to\": [1e308, -1e308]}").expect("move");
+    // Clamped into the 100 × 100 world.
+    let at = s.world().pos[hero];
+    assert_eq!((at.x, at.y), (100.0, 0.0));
 }
 
 // ---- the dungeon sample, step by step ----
