@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use egui::{Key, Modifiers, RichText};
-use townsfolk_runtime::pack::{self, Diagnostic, Loaded, Node, Pack};
+use townsfolk_runtime::Session;
+use townsfolk_runtime::pack::{Diagnostic, Loaded, Node, Pack};
+use townsfolk_runtime::program;
 use townsfolk_runtime::value::Vec2;
-use townsfolk_runtime::world::Session;
 
 use crate::{DEFAULT_PACK, DEFAULT_PACK_LABEL, panels, preview};
 
@@ -153,7 +154,11 @@ impl EditorApp {
 
     /// Opens a pack given as text; `label` says where it came from.
     pub fn from_text(text: &str, label: &str) -> EditorApp {
-        EditorApp::new(Document::new(pack::load_str(text), None, label.to_string()))
+        EditorApp::new(Document::new(
+            program::load_str(text),
+            None,
+            label.to_string(),
+        ))
     }
 
     /// Opens a pack file. Problems reading it become diagnostics; this never fails.
@@ -482,7 +487,7 @@ impl EditorApp {
 
 fn load_document(path: &Path) -> Document {
     Document::new(
-        pack::load_file(path),
+        program::load_file(path),
         Some(path.to_path_buf()),
         path.display().to_string(),
     )

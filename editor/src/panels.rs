@@ -4,7 +4,7 @@ use egui::{CollapsingHeader, Color32, RichText, ScrollArea};
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::pack::{Diagnostic, Node, Pack, Shape};
 use townsfolk_runtime::value::{EntityId, Value};
-use townsfolk_runtime::world::{Program, Session};
+use townsfolk_runtime::{Program, Session};
 
 use crate::app::Document;
 use crate::preview;

@@ -5,9 +5,10 @@
 //! double click fits the world again.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, pos2, vec2};
+use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::Shape as AreaShape;
 use townsfolk_runtime::value::Vec2;
-use townsfolk_runtime::world::{NPC_RADIUS, Session};
+use townsfolk_runtime::world::NPC_RADIUS;
 
 use crate::app::{Document, Motion};
 use crate::panels;
@@ -174,13 +175,13 @@ pub fn preview_ui(
                 .iter()
                 .filter(|d| d.state.alive)
                 .filter_map(|d| {
-                    let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
+                    let proto = townsfolk_runtime::world::areas::proto_of(d.id) as usize;
                     p.areas.get(proto).map(|a| {
                         (
                             proto,
                             a,
                             d.offset,
-                            townsfolk_runtime::areas::area_name(p, d.id),
+                            townsfolk_runtime::world::areas::area_name(p, d.id),
                         )
                     })
                 }),

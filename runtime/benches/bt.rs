@@ -22,9 +22,9 @@ use bonsai_bt::{
     UpdateArgs,
 };
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
+use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
 use townsfolk_runtime::value::{Type, Value};
-use townsfolk_runtime::world::Session;
 
 /// Seconds per tick, in both libraries.
 const DT: f64 = 0.1;

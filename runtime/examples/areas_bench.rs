@@ -20,9 +20,10 @@
 use std::time::Instant;
 
 use serde_json::{Value as J, json};
-use townsfolk_runtime::areas;
-use townsfolk_runtime::pack;
-use townsfolk_runtime::world::{Session, TraceEvent};
+use townsfolk_runtime::Session;
+use townsfolk_runtime::program;
+use townsfolk_runtime::systems::host::request as areas;
+use townsfolk_runtime::trace::TraceEvent;
 
 /// District side, world units.
 const D: f64 = 60.0;
@@ -192,7 +193,7 @@ fn city_json(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -
 
 fn session(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -> (Session, usize) {
     let (text, n_areas) = city_json(dx, dy, npcs, block);
-    let l = pack::load_str(&text);
+    let l = program::load_str(&text);
     let errors: Vec<_> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let t = Instant::now();

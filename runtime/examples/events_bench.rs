@@ -18,7 +18,7 @@ use std::time::Instant;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
-use townsfolk_runtime::events::{Graph, Tracker};
+use townsfolk_runtime::program::tracker::{Graph, Tracker};
 
 fn graph(n: usize, chronological: bool, rng: &mut ChaCha8Rng) -> Graph {
     let days = (n / 4).max(1) as i64;
@@ -133,8 +133,10 @@ fn replay() {
     // Replay throughput on the sample.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/chronicle.json");
     let text = std::fs::read_to_string(path).expect("samples/chronicle.json");
-    let pack = townsfolk_runtime::pack::load_str(&text).pack.expect("pack");
-    let p = Arc::new(townsfolk_runtime::world::Program::build(&pack).0);
+    let pack = townsfolk_runtime::program::load_str(&text)
+        .pack
+        .expect("pack");
+    let p = Arc::new(townsfolk_runtime::program::build(&pack).0);
     let s = p.events.scenario("early_reign").expect("scenario");
     println!();
     println!(
@@ -144,7 +146,7 @@ fn replay() {
     for threads in [1, 2] {
         let runs = 20_000;
         let a = Instant::now();
-        let r = townsfolk_runtime::events::replay::replay(&p, s, runs, 1, threads, &|_, _| {})
+        let r = townsfolk_runtime::tools::replay::replay(&p, s, runs, 1, threads, &|_, _| {})
             .expect("report");
         let secs = a.elapsed().as_secs_f64();
         assert_eq!(r.runs, runs);

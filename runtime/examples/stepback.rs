@@ -7,12 +7,13 @@
 
 use std::time::Instant;
 
+use townsfolk_runtime::Session;
 use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
-use townsfolk_runtime::pack::{self, NpcDef, Pack, Point};
-use townsfolk_runtime::world::Session;
+use townsfolk_runtime::pack::{NpcDef, Pack, Point};
+use townsfolk_runtime::program;
 
 fn sample() -> Pack {
-    let l = pack::load_str(include_str!("../../samples/guards.json"));
+    let l = program::load_str(include_str!("../../samples/guards.json"));
     l.pack.expect("the sample loads")
 }
 
@@ -105,7 +106,7 @@ fn main() {
             include_str!("../../samples/plaza.json"),
         ),
     ] {
-        let p = pack::load_str(text).pack.expect("the samples load");
+        let p = program::load_str(text).pack.expect("the samples load");
         measure(name, &p, 2000, 50);
     }
     let big = crowd(10_000);

@@ -10,10 +10,10 @@
 
 use std::time::Instant;
 
+use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::{
     CastDef, CastMember, Node, NodeKind, NpcDef, Pack, Personality, Point, TreeDef,
 };
-use townsfolk_runtime::world::Session;
 
 fn town(n: usize, position_aware: bool) -> Pack {
     let mut p = Pack::new("talk scale");

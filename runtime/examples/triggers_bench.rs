@@ -11,9 +11,9 @@
 use std::time::Instant;
 
 use serde_json::{Value, json};
+use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::Pack;
-use townsfolk_runtime::triggers::{self, WorldEvent};
-use townsfolk_runtime::world::Session;
+use townsfolk_runtime::world::triggers::{self, WorldEvent};
 
 fn pack(npcs: Vec<Value>, objects: Vec<Value>, triggers: Vec<Value>) -> Pack {
     let v = json!({

@@ -7,11 +7,12 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use townsfolk_runtime::Session;
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::expr::Env;
 use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
+use townsfolk_runtime::trace::{DebugEvent, Probe};
 use townsfolk_runtime::value::{Type, Value};
-use townsfolk_runtime::world::{DebugEvent, Probe, Session};
 
 /// Wraps the system allocator; counts allocations (and reallocations) made by a thread while
 /// its `ARMED` flag is on, so other test threads do not disturb the count.
@@ -256,7 +257,7 @@ fn steady_state_ticks_do_not_allocate() {
 #[test]
 fn smart_area_ticks_without_adoptions_do_not_allocate() {
     let text = include_str!("../../samples/daily_life.json");
-    let pack = townsfolk_runtime::pack::load_str(text)
+    let pack = townsfolk_runtime::program::load_str(text)
         .pack
         .expect("the sample loads");
     let mut s = Session::from_pack(&pack, 1).expect("the sample compiles");
@@ -273,7 +274,7 @@ fn smart_area_ticks_without_adoptions_do_not_allocate() {
     // end): the pubs' brains ticked and the crime-scene request nodes (`…_flee`) were asked
     // and failed every tick, so the zero above covers that work.
     struct Watch {
-        program: std::sync::Arc<townsfolk_runtime::world::Program>,
+        program: std::sync::Arc<townsfolk_runtime::Program>,
         brain_nodes: usize,
         failed_requests: usize,
     }

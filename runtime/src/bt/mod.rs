@@ -1,15 +1,13 @@
 //! Behavior trees (SPEC §1): compiled, shared tree definitions and compact per-NPC state.
 //!
-//! A [`Tree`] is compiled once from the pack: nodes in pre-order in one flat array, disabled
+//! A [`Tree`] is compiled once from the pack (by `program::trees`): nodes in pre-order in one flat array, disabled
 //! nodes left out, subtree references inlined (with their origin kept for the debugger).
 //! An [`Instance`] is one NPC's state: one `u64` and one status byte per node, allocated
 //! once. Ticking walks the flat array through a [`Host`] (the world), never allocates, and
 //! never clones a definition.
 
-mod compile;
 mod tick;
 
-pub(crate) use compile::{compile_tree, subtree_cycles};
 pub use tick::{Host, TickOutcome, halt, tick_tree};
 
 use crate::value::Sym;

@@ -1,9 +1,9 @@
 //! Semantics of every node kind, run through a real session (one NPC, one tree).
 
 use super::Status;
-use crate::pack::load_str;
+use crate::program::load_str;
+use crate::session::Session;
 use crate::value::Value;
-use crate::world::Session;
 
 /// A session of one NPC `npc` running tree `t` with the given root node and blackboard.
 fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) -> Session {

@@ -1,14 +1,15 @@
 //! The debugger engine: breakpoints, stepping by tick or by node visit, step-back.
 //!
 //! A position is a tick, plus, when paused inside a tick, how many debug events of that tick
-//! have happened (see [`crate::world::DebugEvent`]). The world is deterministic, so every
+//! have happened (see [`crate::trace::DebugEvent`]). The world is deterministic, so every
 //! position is reproduced by re-simulating: stepping back restores the nearest periodic
 //! snapshot and runs forward; pausing inside a tick leaves a half-done world to look at, and
 //! going on re-runs that tick from its start, pausing at the next event wanted. The state
 //! after stepping back and forward again is therefore the same, bit for bit, as the first time.
 
 mod breakpoint;
-pub mod protocol;
+pub mod explain;
+pub mod talk;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -17,8 +18,11 @@ pub use breakpoint::{Breakpoint, BreakpointError, show};
 use crate::bt::Status;
 use crate::expr::Env;
 use crate::pack::BreakpointDef;
+use crate::program::Program;
+use crate::session::Session;
+use crate::trace::{DebugEvent, Probe, TraceEvent};
 use crate::value::Vec2;
-use crate::world::{DebugEvent, Probe, Program, Session, TraceEvent, WorldEnv};
+use crate::world::WorldEnv;
 
 /// Step-back snapshots: how often and how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -802,14 +806,14 @@ pub fn live_nodes(
                 if matches!(node.op, crate::bt::Op::Request { .. }) && guard < 8 {
                     let key = k as u64 | (u64::from(inst.tree) << 32);
                     if let Some(tag) = self.n.tags.iter().find(|t| t.node == key) {
-                        let rules = &p.area_rules[crate::areas::proto_of(tag.area) as usize];
+                        let rules = &p.area_rules[crate::world::areas::proto_of(tag.area) as usize];
                         let what = rules
                             .templates
                             .get(tag.template as usize)
                             .map_or("?", |t| p.sym(t.name));
                         let label = format!(
                             "adopted `{what}` from {}{}",
-                            crate::areas::area_name(p, tag.area),
+                            crate::world::areas::area_name(p, tag.area),
                             if tag.overridable {
                                 " (overridable)"
                             } else {
@@ -843,7 +847,7 @@ pub fn live_nodes(
             let label = format!(
                 "{} handler of {}",
                 job.kind.name(),
-                crate::areas::area_name(p, area)
+                crate::world::areas::area_name(p, area)
             );
             wk.walk(inst, 0, Some(label), 0);
         }

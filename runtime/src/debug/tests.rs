@@ -2,7 +2,9 @@
 //! step-back determinism, and the line protocol.
 
 use super::*;
-use crate::pack::{BreakOn, BreakpointDef, NodeWhen, load_str};
+use crate::pack::{BreakOn, BreakpointDef, NodeWhen};
+use crate::program::load_str;
+use crate::tools::debug as protocol;
 use crate::value::Value;
 
 fn sample_session(seed: u64) -> Session {

@@ -3,8 +3,8 @@
 //! The text is parsed once into a JSON value (bounded nesting: serde_json's recursion limit),
 //! then each item (tree, NPC, object, area) is read on its own, so that one bad item is
 //! reported and skipped while the rest of the pack still opens. Unknown fields are reported
-//! as warnings with their path. Semantic checks (ids, references, expressions) come from
-//! compiling the pack into a [`crate::world::Program`].
+//! as warnings with their path. Loading only reads: semantic checks (ids, references,
+//! expressions) belong to the program layer, which compiles the pack.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -32,6 +32,11 @@ pub struct Loaded {
 impl Loaded {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Nothing could be read: one diagnostic (at 1:1 when it has no position), no pack.
+    pub fn refused(d: Diagnostic) -> Loaded {
+        fatal(d)
     }
 }
 
@@ -81,7 +86,8 @@ fn fatal(mut d: Diagnostic) -> Loaded {
     }
 }
 
-/// Loads a pack from text: structure, unknown fields, then semantic checks.
+/// Reads a pack from text: structure and unknown fields. Semantic checks (ids, references,
+/// expressions) are the program layer's (`program::load_str` does both).
 pub fn load_str(text: &str) -> Loaded {
     // A byte order mark, as some editors write, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -108,10 +114,6 @@ pub fn load_str(text: &str) -> Loaded {
     let mut r = Reader::default();
     let pack = r.pack(&value);
     let mut diagnostics = r.diags;
-    if let Some(p) = &pack {
-        let (_, semantic) = crate::world::Program::build(p);
-        diagnostics.extend(semantic);
-    }
     diag::locate_all(text, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.line, d.column));
     Loaded {
@@ -120,11 +122,6 @@ pub fn load_str(text: &str) -> Loaded {
         lossy: r.lossy,
         unknown_fields: r.unknown,
     }
-}
-
-/// Checks an in-memory pack (as the editor holds it): semantic diagnostics, no positions.
-pub fn check(pack: &Pack) -> Vec<Diagnostic> {
-    crate::world::Program::build(pack).1
 }
 
 #[derive(Default)]
@@ -601,207 +598,4 @@ pub fn suggest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, k)| k)
-}
-
-/// Canonical text of a pack: fields in a fixed order (maps sorted), 2-space indent, arrays
-/// of plain values (such as `[x, y]` points) on one line, and a final newline.
-pub fn to_canonical_string(pack: &Pack) -> String {
-    // Serializing plain data with string keys cannot fail; fall back to "{}" defensively.
-    let v = serde_json::to_value(pack).unwrap_or_else(|_| Value::Object(Map::new()));
-    let mut out = String::new();
-    write_canonical(&v, 0, &mut out);
-    out.push('\n');
-    out
-}
-
-fn write_canonical(v: &Value, indent: usize, out: &mut String) {
-    let scalar = |v: &Value| !matches!(v, Value::Array(_) | Value::Object(_));
-    match v {
-        Value::Object(m) if !m.is_empty() => {
-            out.push_str("{\n");
-            for (i, (k, x)) in m.iter().enumerate() {
-                out.push_str(&"  ".repeat(indent + 1));
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push_str(": ");
-                write_canonical(x, indent + 1, out);
-                if i + 1 < m.len() {
-                    out.push(',');
-                }
-                out.push('\n');
-            }
-            out.push_str(&"  ".repeat(indent));
-            out.push('}');
-        }
-        Value::Array(a) if !a.is_empty() && !a.iter().all(scalar) => {
-            out.push_str("[\n");
-            for (i, x) in a.iter().enumerate() {
-                out.push_str(&"  ".repeat(indent + 1));
-                write_canonical(x, indent + 1, out);
-                if i + 1 < a.len() {
-                    out.push(',');
-                }
-                out.push('\n');
-            }
-            out.push_str(&"  ".repeat(indent));
-            out.push(']');
-        }
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&x.to_string());
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
-/// The JSON Schema of the pack format, pretty-printed.
-pub fn schema_string() -> String {
-    let schema = schemars::schema_for!(Pack);
-    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_else(|_| "{}".into());
-    s.push('\n');
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pack::Severity;
-
-    const SAMPLE: &str = include_str!("../../../samples/guards.json");
-
-    fn find<'a>(l: &'a Loaded, path: &str) -> &'a Diagnostic {
-        l.diagnostics
-            .iter()
-            .find(|d| d.path == path)
-            .unwrap_or_else(|| panic!("no diagnostic at {path}: {:#?}", l.diagnostics))
-    }
-
-    #[test]
-    fn sample_round_trips_byte_for_byte() {
-        let l = load_str(SAMPLE);
-        assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
-        let pack = l.pack.expect("pack");
-        assert_eq!(to_canonical_string(&pack), SAMPLE);
-    }
-
-    #[test]
-    fn unknown_fields_are_warnings_with_position() {
-        let text = "{\"format\": \"townsfolk-pack\", \"version\": 1, \"name\": \"x\",\n\"world\": {\"npcs\": [{\"id\": \"a\", \"pos\": [0, 0], \"sped\": 3, \"tree\": \"t\"}]},\n\"trees\": [{\"id\": \"t\", \"root\": {\"id\": \"r\", \"type\": \"wait\", \"seconds\": 1, \"secs\": 2}}]}";
-        let l = load_str(text);
-        let d = find(&l, "world.npcs[0].sped");
-        assert_eq!(d.severity, Severity::Warning);
-        assert_eq!((d.line, d.column), (Some(2), Some(55)));
-        let d = find(&l, "trees[0].root.secs");
-        assert!(d.message.contains("unknown field `secs`"), "{}", d.message);
-        assert!(!l.has_errors());
-        assert!(!l.lossy);
-        assert_eq!(
-            l.unknown_fields,
-            ["world.npcs[0].sped", "trees[0].root.secs"]
-        );
-    }
-
-    #[test]
-    fn expression_errors_point_inside_the_string() {
-        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "x",
-"world": {"npcs": [{"id": "a", "pos": [0, 0], "tree": "t"}]},
-"trees": [{"id": "t", "blackboard": {"hunger": {"type": "float"}},
-  "root": {"id": "r", "type": "condition", "expr": "hunger > 0.7 && !at_wrk"}}]}"#;
-        let l = load_str(text);
-        let d = find(&l, "trees[0].root.expr");
-        assert!(d.message.contains("at_wrk"), "{}", d.message);
-        // The string starts at column 52; `at_wrk` is 17 characters after its quote.
-        assert_eq!((d.line, d.column), (Some(4), Some(52 + 1 + 17)));
-    }
-
-    #[test]
-    fn unknown_node_type_suggests_and_keeps_the_rest() {
-        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "x",
-"world": {"npcs": [{"id": "a", "pos": [0, 0], "tree": "good"}]},
-"trees": [{"id": "bad", "root": {"id": "r", "type": "sequense"}},
-          {"id": "good", "root": {"id": "w", "type": "wait", "seconds": 1}}]}"#;
-        let l = load_str(text);
-        let d = find(&l, "trees[0].root.type");
-        assert!(
-            d.message.contains("did you mean `sequence`"),
-            "{}",
-            d.message
-        );
-        assert_eq!(d.line, Some(3));
-        let pack = l.pack.as_ref().expect("the pack still opens");
-        assert_eq!(pack.trees.len(), 1);
-        assert!(l.lossy, "saving would lose the bad tree");
-    }
-
-    #[test]
-    fn references_and_duplicates_are_checked() {
-        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "x",
-"world": {"npcs": [{"id": "a", "pos": [0, 0], "tree": "missing"},
-                   {"id": "a", "pos": [1, 0], "tree": "t"}]},
-"trees": [{"id": "t", "root": {"id": "r", "type": "sequence", "children": [
-   {"id": "r", "type": "subtree", "tree": "t"},
-   {"id": "m", "type": "move_to", "target": {"object": "nowhere"}}]}}]}"#;
-        let l = load_str(text);
-        assert!(
-            find(&l, "world.npcs[0].tree")
-                .message
-                .contains("unknown tree")
-        );
-        assert!(
-            find(&l, "world.npcs[1].id")
-                .message
-                .contains("duplicate id")
-        );
-        assert!(
-            find(&l, "trees[0].root.children[0].id")
-                .message
-                .contains("duplicate node id")
-        );
-        assert!(
-            find(&l, "trees[0].root.children[0].tree")
-                .message
-                .contains("subtree cycle")
-        );
-        assert!(
-            find(&l, "trees[0].root.children[1].target.object")
-                .message
-                .contains("unknown object")
-        );
-    }
-
-    #[test]
-    fn syntax_errors_and_limits_name_the_position() {
-        let l = load_str("{\"format\": \"townsfolk-pack\",\n  \"version\": 1,\n  \"name\": ");
-        assert!(l.pack.is_none());
-        let d = &l.diagnostics[0];
-        assert_eq!(d.line, Some(3));
-        assert!(d.message.starts_with("invalid JSON"), "{}", d.message);
-
-        let deep = "[".repeat(100_000);
-        let l = load_str(&deep);
-        assert!(
-            l.diagnostics[0].message.contains("nesting"),
-            "{:?}",
-            l.diagnostics
-        );
-
-        let l = load_bytes(b"{\"name\": \"caf\xff\"}");
-        assert!(l.diagnostics[0].message.contains("UTF-8"));
-        assert_eq!(l.diagnostics[0].column, Some(14));
-
-        let l = load_str(r#"{"format": "townsfolk-pack", "version": 2}"#);
-        assert!(find(&l, "version").message.contains("not supported"));
-    }
-
-    #[test]
-    fn schema_describes_the_pack() {
-        let s: Value = serde_json::from_str(&schema_string()).expect("json");
-        assert_eq!(s["title"], "Townsfolk pack");
-        assert!(s["properties"]["trees"].is_object());
-    }
 }

@@ -91,7 +91,7 @@ fn inboxes(
     }
 }
 
-fn area_state(h: &mut Fnv, a: &crate::areas::AreaState) {
+fn area_state(h: &mut Fnv, a: &super::areas::AreaState) {
     h.u64(a.alive as u64);
     for &e in &a.enabled {
         h.u64(e as u64);
@@ -216,10 +216,10 @@ pub(crate) fn world_hash(w: &World) -> u64 {
     h.0
 }
 
-fn talk(h: &mut Fnv, t: &crate::talk::TalkState) {
+fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
     // A layer that never ran is in its initial state (a function of the NPC count): leave
     // it out, so that worlds without conversations hash as they always did.
-    if t.stats.ticks == 0 && t.chars.iter().all(|c| c.want == crate::talk::NONE) {
+    if t.stats.ticks == 0 && t.chars.iter().all(|c| c.want == super::talk::NONE) {
         return;
     }
     h.u64(t.chars.len() as u64);

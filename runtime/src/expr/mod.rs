@@ -1,0 +1,568 @@
+//! The Townsfolk expression language.
+//!
+//! One small, safe, pure expression language is used for every behavior-tree condition,
+//! smart-area constraint, event precondition and conditional breakpoint. Source text is
+//! parsed, name-resolved and type-checked once at load time ([`Expr::compile`]) into a
+//! compact form, which is then evaluated many times without heap allocation
+//! ([`Expr::eval`], [`Expr::eval_bool`]).
+//!
+//! Evaluation has two tiers:
+//! * a *fast path* for the most common shapes (`flag`, `!flag`, `x > 0.5`, `n == 3`,
+//!   `name == "bob"`), evaluated with a single environment read and no interpretation;
+//! * a general stack bytecode with forward jumps for `&&`/`||` short-circuiting. The
+//!   operand stack is a fixed-size array on the native stack whose required depth is
+//!   computed at compile time (at most [`MAX_STACK`] slots).
+//!
+//! Evaluation never panics: integer arithmetic wraps, integer division or remainder by
+//! zero yields 0, and float arithmetic follows IEEE 754.
+
+use crate::value::{EntityId, Sym, Type, Value, Vec2};
+use std::fmt;
+
+/// Longest accepted source text, in characters.
+pub const MAX_SOURCE_CHARS: usize = 4096;
+/// Deepest accepted nesting of parentheses, unary operators and function calls.
+pub const MAX_NESTING: usize = 64;
+/// Most evaluation-stack slots an expression may need.
+pub const MAX_STACK: usize = 32;
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Bare identifier `hunger`: the behavior tree's blackboard.
+    Blackboard,
+    /// `area.name`: a variable of the current smart area.
+    Area,
+    /// `flags.name` / `flag.name`: a world flag.
+    Flag,
+    /// `counters.name` / `counter.name`: a world counter.
+    Counter,
+}
+
+/// Compile-time name resolution, implemented by the pack loader.
+pub trait Resolver {
+    /// Slot and type of a variable; None if it does not exist (-> "unknown variable" error).
+    fn var(&mut self, scope: Scope, name: &str) -> Option<(u32, Type)>;
+    /// Interns a string literal.
+    fn intern(&mut self, s: &str) -> Sym;
+    /// Resolves an entity id literal used as `entity("guard_2")`; None -> error "unknown entity".
+    fn entity(&mut self, id: &str) -> Option<EntityId>;
+}
+
+/// Run-time environment, implemented by the world for one NPC (or area) context.
+pub trait Env {
+    fn var(&self, scope: Scope, slot: u32) -> Value;
+    fn self_entity(&self) -> EntityId;
+    /// Position of an entity (None if it has none / is EntityId::None).
+    fn position(&self, e: EntityId) -> Option<Vec2>;
+    /// In-game time of day in hours, [0, 24).
+    fn hour(&self) -> f64;
+    /// In-game day counter (starts at 0 or as the pack says).
+    fn day(&self) -> i64;
+    /// Whether the entity carries the tag (NPC tags, area kinds, object kinds).
+    fn has_tag(&self, _e: EntityId, _tag: Sym) -> bool {
+        false
+    }
+    /// In an area's handler tree: the NPC the event is about (`subject`).
+    fn subject(&self) -> EntityId {
+        EntityId::None
+    }
+    /// How many NPCs hold the named behavior of the area the tree acts for (`holders("x")`).
+    fn holders(&self, _template: Sym) -> i64 {
+        0
+    }
+}
+
+/// A compile error, located in the source text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExprError {
+    /// Character (not byte) offset of the problem inside the source, 0-based.
+    pub offset: usize,
+    /// Length in characters of the offending span (≥1; at the end of the input the span
+    /// may extend one character past the end of the source).
+    pub len: usize,
+    pub message: String,
+}
+
+impl ExprError {
+    fn new(offset: usize, len: usize, message: impl Into<String>) -> Self {
+        ExprError {
+            offset,
+            len: len.max(1),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ExprError {
+    /// `column N: message`, with a 1-based column (`offset + 1`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.offset + 1, self.message)
+    }
+}
+
+impl std::error::Error for ExprError {}
+
+mod lex;
+mod parse;
+#[cfg(test)]
+mod tests;
+mod vm;
+
+use lex::*;
+use parse::*;
+#[allow(unused_imports)]
+use vm::*;
+
+// ---------------------------------------------------------------------------------------
+// Compiled form
+// ---------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+/// One bytecode instruction. Operand types are fixed at compile time; at run time the
+/// instructions coerce defensively (see `Value::as_*`) so a misbehaving `Env` cannot panic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op {
+    /// `has_tag("t")`: whether `self` carries the tag.
+    HasTag(Sym),
+    // Leaves: push one value.
+    Const(Value),
+    Var(Scope, u32),
+    SelfEntity,
+    /// `subject`: the NPC an area handler runs for.
+    Subject,
+    /// `holders("t")`: NPCs holding that behavior of the area.
+    Holders(Sym),
+    /// `subject_has("t")`: whether the handler's subject carries the tag.
+    SubjectHas(Sym),
+    Hour,
+    Day,
+    // Unary, in place.
+    Not,
+    NegI,
+    NegF,
+    NegV,
+    /// Converts the int `d` slots below the top (0 = top) to float.
+    IToFAt(u8),
+    // Binary: pop two, push one.
+    ArI(ArOp),
+    ArF(ArOp),
+    AddV,
+    SubV,
+    /// vec2 * number
+    MulVF,
+    /// number * vec2
+    MulFV,
+    /// vec2 / number
+    DivVF,
+    CmpI(CmpOp),
+    CmpF(CmpOp),
+    /// Equality of two values of the same (non-numeric) type.
+    Eq,
+    Ne,
+    /// If the top is false jump (keeping it), else pop it and continue.
+    AndJump(u32),
+    /// If the top is true jump (keeping it), else pop it and continue.
+    OrJump(u32),
+    // Functions.
+    Distance,
+    Pos,
+    MakeVec2,
+    AbsI,
+    AbsF,
+    MinI,
+    MinF,
+    MaxI,
+    MaxF,
+    ClampI,
+    ClampF,
+    Floor,
+    Ceil,
+    Sqrt,
+}
+
+impl Op {
+    /// Net number of values removed by a non-leaf instruction (leaves push one).
+    fn pops(self) -> usize {
+        match self {
+            Op::ArI(_)
+            | Op::ArF(_)
+            | Op::AddV
+            | Op::SubV
+            | Op::MulVF
+            | Op::MulFV
+            | Op::DivVF
+            | Op::CmpI(_)
+            | Op::CmpF(_)
+            | Op::Eq
+            | Op::Ne
+            | Op::AndJump(_)
+            | Op::OrJump(_)
+            | Op::Distance
+            | Op::MakeVec2
+            | Op::MinI
+            | Op::MinF
+            | Op::MaxI
+            | Op::MaxF => 1,
+            Op::ClampI | Op::ClampF => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// Specialised evaluation of the most common expression shapes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fast {
+    General,
+    /// Every top-level `&&`-conjunct is itself a fast shape (see `Expr::conj_fast`).
+    AllOf,
+    Const(Value),
+    Var(Scope, u32),
+    NotVar(Scope, u32),
+    CmpI {
+        scope: Scope,
+        slot: u32,
+        op: CmpOp,
+        k: i64,
+    },
+    CmpF {
+        scope: Scope,
+        slot: u32,
+        op: CmpOp,
+        k: f64,
+    },
+    VarEq {
+        scope: Scope,
+        slot: u32,
+        k: Value,
+        ne: bool,
+    },
+}
+
+impl Fast {
+    /// Evaluates a leaf shape; `General`/`AllOf` are handled by `Expr` and never reach here.
+    #[inline(always)]
+    fn eval(self, env: &dyn Env) -> Value {
+        match self {
+            Fast::Const(v) => v,
+            Fast::Var(scope, slot) => env.var(scope, slot),
+            Fast::NotVar(scope, slot) => Value::Bool(!env.var(scope, slot).as_bool()),
+            Fast::CmpI { scope, slot, op, k } => {
+                Value::Bool(compare(op, env.var(scope, slot).as_i64(), k))
+            }
+            Fast::CmpF { scope, slot, op, k } => {
+                Value::Bool(compare(op, env.var(scope, slot).as_f64(), k))
+            }
+            Fast::VarEq { scope, slot, k, ne } => Value::Bool((env.var(scope, slot) == k) != ne),
+            Fast::General | Fast::AllOf => Value::Bool(false),
+        }
+    }
+
+    #[inline(always)]
+    fn eval_bool(self, env: &dyn Env) -> bool {
+        match self {
+            Fast::Var(scope, slot) => env.var(scope, slot).as_bool(),
+            Fast::NotVar(scope, slot) => !env.var(scope, slot).as_bool(),
+            Fast::CmpI { scope, slot, op, k } => compare(op, env.var(scope, slot).as_i64(), k),
+            Fast::CmpF { scope, slot, op, k } => compare(op, env.var(scope, slot).as_f64(), k),
+            _ => self.eval(env).as_bool(),
+        }
+    }
+
+    fn detect(code: &[Op]) -> Fast {
+        match *code {
+            [Op::Const(v)] => Fast::Const(v),
+            [Op::Var(s, i)] => Fast::Var(s, i),
+            [Op::Var(s, i), Op::Not] => Fast::NotVar(s, i),
+            [Op::Var(scope, slot), Op::Const(Value::Int(k)), Op::CmpI(op)] => {
+                Fast::CmpI { scope, slot, op, k }
+            }
+            [
+                Op::Var(scope, slot),
+                Op::Const(Value::Float(k)),
+                Op::CmpF(op),
+            ]
+            | [
+                Op::Var(scope, slot),
+                Op::Const(Value::Float(k)),
+                Op::IToFAt(1),
+                Op::CmpF(op),
+            ] => Fast::CmpF { scope, slot, op, k },
+            [Op::Var(scope, slot), Op::Const(k), Op::Eq] => Fast::VarEq {
+                scope,
+                slot,
+                k,
+                ne: false,
+            },
+            [Op::Var(scope, slot), Op::Const(k), Op::Ne] => Fast::VarEq {
+                scope,
+                slot,
+                k,
+                ne: true,
+            },
+            _ => Fast::General,
+        }
+    }
+}
+
+/// One `&&`-conjunct: its source span (characters) and its self-contained code range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Part {
+    start: usize,
+    end: usize,
+    code_start: usize,
+    code_end: usize,
+}
+
+/// A compiled expression. Cheap to evaluate, `Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    fast: Fast,
+    ty: Type,
+    /// Fast forms of the top-level conjuncts when `fast == Fast::AllOf`, else empty.
+    conj_fast: Box<[Fast]>,
+    code: Box<[Op]>,
+    /// Evaluation stack slots needed by `code` (≤ MAX_STACK).
+    stack: usize,
+    src: Box<str>,
+    /// Character span of the whole expression (without surrounding whitespace).
+    span: (usize, usize),
+    /// Flattened top-level `&&` conjuncts (bool expressions only).
+    parts: Box<[Part]>,
+    refs: Vec<(Scope, String)>,
+}
+
+impl Expr {
+    /// Parses, resolves and type-checks `src`.
+    pub fn compile(src: &str, resolver: &mut dyn Resolver) -> Result<Expr, ExprError> {
+        Self::build(src, None, resolver)
+    }
+
+    /// Compile and require a given result type (ints are accepted where float is expected;
+    /// they are converted, so the expression's type is then float).
+    pub fn compile_typed(
+        src: &str,
+        want: Type,
+        resolver: &mut dyn Resolver,
+    ) -> Result<Expr, ExprError> {
+        Self::build(src, Some(want), resolver)
+    }
+
+    fn build(
+        src: &str,
+        want: Option<Type>,
+        resolver: &mut dyn Resolver,
+    ) -> Result<Expr, ExprError> {
+        let chars: Vec<char> = src.chars().collect();
+        if chars.len() > MAX_SOURCE_CHARS {
+            return Err(ExprError::new(
+                MAX_SOURCE_CHARS,
+                chars.len() - MAX_SOURCE_CHARS,
+                format!(
+                    "expression is too long ({} characters; the limit is {MAX_SOURCE_CHARS})",
+                    chars.len()
+                ),
+            ));
+        }
+        let toks = lex(&chars)?;
+        if toks.len() <= 1 {
+            return Err(ExprError::new(
+                0,
+                chars.len(),
+                "empty expression: write a condition such as `hunger > 0.5` or `true`",
+            ));
+        }
+        let mut p = Parser {
+            chars: &chars,
+            toks,
+            pos: 0,
+            resolver,
+            code: Vec::new(),
+            depth: 0,
+            max_depth: 0,
+            nesting: 0,
+            refs: Vec::new(),
+        };
+        let top = p.parse_bin(0)?;
+        let t = p.peek().clone();
+        match t.kind {
+            Tk::Eof => {}
+            Tk::RParen => {
+                return Err(p.err_tok(&t, "unmatched `)`: there is no `(` for it to close"));
+            }
+            Tk::Ident(ref w) if w == "and" || w == "or" => {
+                let op = if w == "and" { "&&" } else { "||" };
+                return Err(p.err_tok(&t, format!("`{w}` is not an operator; use `{op}`")));
+            }
+            _ => {
+                return Err(p.err_tok(
+                    &t,
+                    format!(
+                        "unexpected {} after a complete expression; expected an operator \
+                         (such as `&&`, `||`, `==`, `>` or `+`) or the end of the expression",
+                        p.describe(&t)
+                    ),
+                ));
+            }
+        }
+        let mut ty = top.ty;
+        if let Some(want) = want
+            && want != ty
+        {
+            if want == Type::Float && ty == Type::Int {
+                p.promote(&top, 0);
+                ty = Type::Float;
+            } else {
+                return Err(ExprError::new(
+                    top.start,
+                    top.end - top.start,
+                    format!("expected a {want} expression here, but this expression is {ty}"),
+                ));
+            }
+        }
+        let span = (top.start, top.end);
+        let parts: Vec<Part> = if ty == Type::Bool {
+            top.parts()
+        } else {
+            Vec::new()
+        };
+        let code = p.code.into_boxed_slice();
+        let mut fast = Fast::detect(&code);
+        let mut conj_fast = Vec::new();
+        if fast == Fast::General && parts.len() > 1 {
+            conj_fast = parts
+                .iter()
+                .map(|p| Fast::detect(code.get(p.code_start..p.code_end).unwrap_or_default()))
+                .collect();
+            if conj_fast.iter().all(|f| *f != Fast::General) {
+                fast = Fast::AllOf;
+            } else {
+                conj_fast.clear();
+            }
+        }
+        Ok(Expr {
+            fast,
+            conj_fast: conj_fast.into_boxed_slice(),
+            ty,
+            stack: p.max_depth,
+            code,
+            src: src.into(),
+            span,
+            parts: parts.into_boxed_slice(),
+            refs: p.refs,
+        })
+    }
+
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    pub fn ty(&self) -> Type {
+        self.ty
+    }
+
+    /// Whether evaluation uses a specialised fast path instead of the bytecode interpreter.
+    pub fn is_fast(&self) -> bool {
+        self.fast != Fast::General
+    }
+
+    /// Evaluates the expression. Never allocates, never panics.
+    #[inline]
+    pub fn eval(&self, env: &dyn Env) -> Value {
+        match self.fast {
+            Fast::General => self.run(0, self.code.len(), env),
+            Fast::AllOf => Value::Bool(self.all_of(env)),
+            f => f.eval(env),
+        }
+    }
+
+    /// Evaluates a boolean expression (false for non-bool expressions). Never allocates.
+    #[inline(always)]
+    pub fn eval_bool(&self, env: &dyn Env) -> bool {
+        match self.fast {
+            Fast::General | Fast::AllOf => self.eval_bool_slow(env),
+            f => f.eval_bool(env),
+        }
+    }
+
+    /// The bytecode and `&&`-chain paths, kept out of line so the fast forms inline small.
+    #[inline(never)]
+    fn eval_bool_slow(&self, env: &dyn Env) -> bool {
+        match self.fast {
+            Fast::AllOf => self.all_of(env),
+            _ => self.run(0, self.code.len(), env).as_bool(),
+        }
+    }
+
+    /// Short-circuit conjunction of the fast conjuncts, in source order.
+    #[inline]
+    fn all_of(&self, env: &dyn Env) -> bool {
+        self.conj_fast.iter().all(|f| f.eval_bool(env))
+    }
+
+    /// For "why did this fail" explanations: if the expression is false, the smallest
+    /// top-level `&&`-conjunct (as its source text) that evaluated false, descending into
+    /// nested (parenthesised) `&&`; None if the expression is true or not boolean.
+    pub fn failing_part(&self, env: &dyn Env) -> Option<String> {
+        if self.ty != Type::Bool || self.eval_bool(env) {
+            return None;
+        }
+        for p in self.parts.iter() {
+            if !self.run(p.code_start, p.code_end, env).as_bool() {
+                return Some(self.text(p.start, p.end));
+            }
+        }
+        // Only reachable if the environment changed between the two evaluations.
+        Some(self.text(self.span.0, self.span.1))
+    }
+
+    /// Names referenced, as (scope, name), in order of first appearance, no duplicates.
+    pub fn references(&self) -> &[(Scope, String)] {
+        &self.refs
+    }
+
+    fn text(&self, start: usize, end: usize) -> String {
+        self.src
+            .chars()
+            .skip(start)
+            .take(end.saturating_sub(start))
+            .collect()
+    }
+
+    /// Runs `code[start..end]` with the smallest stack array that fits.
+    fn run(&self, start: usize, end: usize, env: &dyn Env) -> Value {
+        let code = self.code.get(start..end).unwrap_or_default();
+        if self.stack <= 4 {
+            run::<4>(code, start, env)
+        } else if self.stack <= 8 {
+            run::<8>(code, start, env)
+        } else if self.stack <= 16 {
+            run::<16>(code, start, env)
+        } else {
+            run::<MAX_STACK>(code, start, env)
+        }
+    }
+
+    #[cfg(test)]
+    fn eval_general(&self, env: &dyn Env) -> Value {
+        self.run(0, self.code.len(), env)
+    }
+}

@@ -1,0 +1,249 @@
+//! A running simulation of one pack: [`Session`] owns the [`World`] (all mutable state,
+//! `Clone` for snapshots), shares the read-only [`Program`], records the trace, and runs a
+//! tick as one visible list of phase calls (`step_with`): clock, triggers, story events,
+//! smart-area brains and handlers, NPC trees (with the behaviors they adopted),
+//! conversations, movement, area membership, message delivery.
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::pack::{Diagnostic, Pack};
+use crate::program::Program;
+use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
+use crate::trace::{Out, Probe, TraceEvent};
+use crate::value::Value;
+use crate::world::areas::{areas_at, innermost};
+use crate::world::story::Story;
+use crate::world::talk::TalkState;
+use crate::world::triggers::TriggerState;
+use crate::world::{Npc, ObjectState, World};
+
+/// A running simulation of one pack.
+#[derive(Clone, Debug)]
+pub struct Session {
+    program: Arc<Program>,
+    world: World,
+    seed: u64,
+    tracing: bool,
+    trace: Vec<TraceEvent>,
+    /// NPCs whose tree already ran away once (reported once each).
+    runaway_reported: Vec<bool>,
+    problems: Vec<String>,
+}
+
+impl Session {
+    /// Compiles a pack and starts a session; refuses packs with errors.
+    pub fn from_pack(pack: &Pack, seed: u64) -> Result<Session, Vec<Diagnostic>> {
+        let (program, diags) = Program::build(pack);
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        Ok(Session::new(Arc::new(program), seed))
+    }
+
+    /// Starts a session of a compiled program. The program must have compiled without errors.
+    pub fn new(program: Arc<Program>, seed: u64) -> Session {
+        let p = &program;
+        let npcs = (0..p.npcs.len() as u32).map(|i| Npc::new(p, i)).collect();
+        let mut world = World {
+            tick: 0,
+            hour: 0.0,
+            day: 0,
+            pos: p.npcs.iter().map(|n| n.pos).collect(),
+            npcs,
+            flags: p.flags.defaults.iter().map(|v| v.as_bool()).collect(),
+            counters: p.counters.defaults.iter().map(|v| v.as_i64()).collect(),
+            area_vars: p.areas.iter().map(|a| a.vars.clone()).collect(),
+            areas: crate::world::areas::initial_states(p),
+            dyn_areas: Vec::new(),
+            dyn_serial: 0,
+            areas_changed: false,
+            scratch: Vec::new(),
+            moved: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            outbox: Vec::new(),
+            texts: Vec::new(),
+            story: p.events.world_scenario.and_then(|s| Story::new(p, s)),
+            talk: TalkState::new(p.npcs.len()),
+            objects: p
+                .objects
+                .iter()
+                .map(|o| ObjectState {
+                    open: o.open,
+                    locked: o.locked,
+                    state: o.state,
+                })
+                .collect(),
+            triggers: TriggerState::new(p),
+        };
+        let n = world.npcs.len();
+        clock::clock(p, &mut world);
+        // Where everyone starts: no enter events, no handlers.
+        for i in 0..n {
+            if world.npcs[i].removed {
+                continue;
+            }
+            let at = world.pos[i];
+            let mut here = Vec::new();
+            areas_at(p, &world, at, &mut here);
+            world.npcs[i].area = innermost(p, &here);
+            world.npcs[i].areas = here;
+        }
+        Session {
+            program,
+            world,
+            seed,
+            tracing: false,
+            trace: Vec::new(),
+            runaway_reported: vec![false; n],
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn tick(&self) -> u64 {
+        self.world.tick
+    }
+    /// Runtime problems seen so far (runaway trees), one line each.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+    /// Records trace events from now on (or stops).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+    /// Trace events recorded since the last [`Session::clear_trace`].
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+    pub fn clear_trace(&mut self) {
+        self.trace.clear();
+    }
+    /// One trace event as a JSON line (without newline).
+    pub fn trace_json(&self, ev: &TraceEvent) -> String {
+        crate::trace::to_json(&self.program, &self.world, ev)
+    }
+    /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
+    pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
+        if let Some(cell) = self
+            .world
+            .npcs
+            .get_mut(npc)
+            .and_then(|n| n.blackboard.get_mut(slot))
+        {
+            *cell = v;
+        }
+    }
+
+    /// Sets a world flag (tests).
+    #[cfg(test)]
+    pub(crate) fn set_flag_for_test(&mut self, flag: usize, v: bool) {
+        self.world.flags[flag] = v;
+    }
+
+    /// Runs one fixed-step tick.
+    pub fn step(&mut self) {
+        self.step_with(None);
+    }
+
+    /// Runs one tick while a probe watches every event; returns false if the probe paused
+    /// it. A paused tick is left half done (the world is then only for looking at): a
+    /// debugger re-runs the tick from a snapshot of its start to go on.
+    pub fn step_probed(&mut self, probe: &mut dyn Probe) -> bool {
+        self.step_with(Some(probe))
+    }
+
+    fn step_with(&mut self, probe: Option<&mut (dyn Probe + '_)>) -> bool {
+        let p: &Program = &self.program;
+        let w = &mut self.world;
+        let mut out = Out {
+            trace: self.tracing.then_some(&mut self.trace),
+            probe,
+            stop: false,
+        };
+        // The tick order (SPEC §6), one phase after the other; a phase that the probe paused
+        // leaves the tick half done.
+        w.tick += 1;
+        clock::clock(p, w);
+        if !p.triggers.is_empty() {
+            triggers::pass(p, w, &mut out, &mut self.problems);
+            if out.stop {
+                return false;
+            }
+        }
+        story::tick(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
+        areas::tick_areas(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
+        trees::tick_npcs(
+            p,
+            w,
+            &mut out,
+            &mut self.runaway_reported,
+            &mut self.problems,
+        );
+        if out.stop {
+            return false;
+        }
+        talk::step(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
+        movement::movement(p, w);
+        areas::membership(p, w, &mut out);
+        if out.stop {
+            return false;
+        }
+        let tick = w.tick;
+        w.texts.retain(|&(_, until)| until > tick);
+        mail::deliver(p, w);
+        true
+    }
+
+    /// Runs a trigger pass now, without advancing time: what scripted changes (tools, the
+    /// `townsfolk triggers` command) use so that triggers react to them at once.
+    pub fn run_triggers(&mut self) {
+        let mut out = Out {
+            trace: self.tracing.then_some(&mut self.trace),
+            probe: None,
+            stop: false,
+        };
+        triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
+    }
+
+    /// The world, for scripted changes (tools and tests). Changes that triggers should see
+    /// go through `tools::triggers`.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Runs `n` ticks.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// A hash of the complete world state: the same on every run and machine for the same
+    /// pack, seed and tick.
+    pub fn hash(&self) -> u64 {
+        crate::world::hash::world_hash(&self.world)
+    }
+}

@@ -1,0 +1,695 @@
+use super::*;
+use crate::debug::talk::preview;
+use crate::pack::Personality;
+use crate::pack::{CastDef, CastMember, Node, NodeKind, NpcDef, Pack, Point, TreeDef};
+use crate::session::Session;
+use crate::tools::talk as metrics;
+
+const SEEDS: std::ops::Range<u64> = 0..12;
+
+/// A cast member with all five parameters.
+fn m(npc: &str, p: [f64; 5]) -> CastMember {
+    CastMember {
+        npc: npc.into(),
+        talkativeness: Some(p[0]),
+        transparency: Some(p[1]),
+        confidence: Some(p[2]),
+        interactivity: Some(p[3]),
+        verbosity: Some(p[4]),
+        comment: None,
+    }
+}
+
+/// A pack where every NPC only converses, in one cast.
+fn pack(chars: &[(&str, [f64; 2], [f64; 5])], position_aware: bool) -> Pack {
+    let mut pack = Pack::new("talk test");
+    pack.world.bounds.max = Point { x: 200.0, y: 200.0 };
+    pack.trees.push(TreeDef {
+        id: "chat".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            id: "talk".into(),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind: NodeKind::Converse {
+                cast: "c".into(),
+                until: None,
+                seconds: None,
+            },
+            children: Vec::new(),
+        },
+    });
+    for (id, pos, _) in chars {
+        pack.world.npcs.push(NpcDef {
+            id: (*id).into(),
+            name: None,
+            pos: Point {
+                x: pos[0],
+                y: pos[1],
+            },
+            speed: 1.5,
+            tags: Vec::new(),
+            tree: "chat".into(),
+            vars: Default::default(),
+            inboxes: Vec::new(),
+            health: 100.0,
+            items: Vec::new(),
+            equipped: Vec::new(),
+            prototype: false,
+            comment: None,
+        });
+    }
+    pack.casts.push(CastDef {
+        id: "c".into(),
+        name: None,
+        comment: None,
+        position_aware,
+        join_radius: 6.0,
+        hearing_radius: 10.0,
+        planner_seconds: 5.0,
+        cycle_seconds: 0.5,
+        inactive_seconds: 20.0,
+        default: Personality::default(),
+        members: chars.iter().map(|(id, _, p)| m(id, *p)).collect(),
+    });
+    pack
+}
+
+fn run(pack: &Pack, seed: u64, seconds: u64) -> Session {
+    let mut s = Session::from_pack(pack, seed).expect("valid pack");
+    s.run(seconds * 10);
+    s
+}
+
+fn ring(n: usize, params: impl Fn(usize) -> [f64; 5]) -> Vec<(String, [f64; 2], [f64; 5])> {
+    (0..n)
+        .map(|i| {
+            let a = i as f64;
+            (
+                format!("n{i}"),
+                [50.0 + (a * 0.7).cos() * 1.5, 50.0 + (a * 0.7).sin() * 1.5],
+                params(i),
+            )
+        })
+        .collect()
+}
+
+fn as_refs(v: &[(String, [f64; 2], [f64; 5])]) -> Vec<(&str, [f64; 2], [f64; 5])> {
+    v.iter().map(|(a, b, c)| (a.as_str(), *b, *c)).collect()
+}
+
+/// Counters of every character summed over seeds.
+fn totals(pack: &Pack, seeds: std::ops::Range<u64>, seconds: u64) -> Vec<CharCounters> {
+    let mut sum = vec![CharCounters::default(); pack.world.npcs.len()];
+    for seed in seeds {
+        let s = run(pack, seed, seconds);
+        for (t, c) in sum.iter_mut().zip(&s.world().talk.chars) {
+            let k = c.counters;
+            t.talk_ticks += k.talk_ticks;
+            t.conv_ticks += k.conv_ticks;
+            t.turns += k.turns;
+            t.unclaimed_trps += k.unclaimed_trps;
+            t.continued += k.continued;
+            t.feedback_negative += k.feedback_negative;
+            t.feedback_given += k.feedback_given;
+            t.overlaps += k.overlaps;
+            t.overlaps_won += k.overlaps_won;
+            t.interruptions_made += k.interruptions_made;
+            t.claims += k.claims;
+        }
+    }
+    sum
+}
+
+/// Two characters differing in one parameter (index `k`), in a group of four whose other
+/// members are average.
+fn contrast(k: usize) -> (Pack, usize, usize) {
+    let chars = ring(4, |i| {
+        let mut p = [0.5; 5];
+        match i {
+            0 => p[k] = 0.9,
+            1 => p[k] = 0.1,
+            _ => {}
+        }
+        p
+    });
+    (pack(&as_refs(&chars), true), 0, 1)
+}
+
+#[test]
+fn talkative_characters_talk_a_larger_share() {
+    let (p, hi, lo) = contrast(0);
+    let t = totals(&p, SEEDS, 300);
+    let (a, b) = (t[hi].talk_ticks, t[lo].talk_ticks);
+    assert!(
+        a > 2 * b,
+        "talkativeness 0.9 talked {a} ticks, 0.1 talked {b}"
+    );
+    // Per seed too, most of the time.
+    let wins = SEEDS
+        .filter(|&seed| {
+            let s = run(&p, seed, 300);
+            let c = &s.world().talk.chars;
+            c[hi].counters.talk_ticks > c[lo].counters.talk_ticks
+        })
+        .count();
+    assert!(
+        wins >= 10,
+        "the talkative one talked more in only {wins}/12 seeds"
+    );
+}
+
+#[test]
+fn confident_characters_win_more_overlaps() {
+    let (p, hi, lo) = contrast(2);
+    let t = totals(&p, SEEDS, 300);
+    let rate = |c: &CharCounters| c.overlaps_won as f64 / c.overlaps.max(1) as f64;
+    assert!(t[hi].overlaps >= 30 && t[lo].overlaps >= 30, "{t:?}");
+    assert!(
+        rate(&t[hi]) > rate(&t[lo]) + 0.25,
+        "won {:.2} of overlaps at confidence 0.9, {:.2} at 0.1",
+        rate(&t[hi]),
+        rate(&t[lo])
+    );
+}
+
+#[test]
+fn verbose_characters_continue_more_after_unclaimed_trps() {
+    let (p, hi, lo) = contrast(4);
+    let t = totals(&p, SEEDS, 300);
+    let rate = |c: &CharCounters| c.continued as f64 / c.unclaimed_trps.max(1) as f64;
+    assert!(
+        t[hi].unclaimed_trps >= 20 && t[lo].unclaimed_trps >= 20,
+        "{t:?}"
+    );
+    assert!(
+        rate(&t[hi]) > rate(&t[lo]) + 0.5,
+        "continued after {:.2} of unclaimed TRPs at verbosity 0.9, {:.2} at 0.1",
+        rate(&t[hi]),
+        rate(&t[lo])
+    );
+}
+
+#[test]
+fn opaque_characters_give_less_feedback() {
+    let (p, hi, lo) = contrast(1);
+    let t = totals(&p, SEEDS, 300);
+    let (a, b) = (t[hi].feedback_given, t[lo].feedback_given);
+    assert!(a >= 40, "{a}");
+    assert!(
+        a > 3 * b,
+        "transparency 0.9 gave {a} feedback signals, 0.1 gave {b}"
+    );
+}
+
+#[test]
+fn a_talkative_group_of_six_splits_sometimes() {
+    let chars = ring(6, |_| [0.9, 0.5, 0.5, 0.5, 0.5]);
+    let p = pack(&as_refs(&chars), true);
+    let splits: Vec<u64> = (0..6)
+        .map(|seed| run(&p, seed, 600).world().talk.stats.splits)
+        .collect();
+    assert!(
+        splits.iter().filter(|&&n| n > 0).count() >= 3,
+        "splits per seed: {splits:?}"
+    );
+}
+
+/// Two clusters of three, 80 units apart.
+fn two_clusters(position_aware: bool) -> Pack {
+    let mut chars = Vec::new();
+    for c in 0..2 {
+        for k in 0..3 {
+            let x = 20.0 + 80.0 * c as f64 + k as f64;
+            chars.push((
+                format!("c{c}_{k}"),
+                [x, 50.0 + k as f64 * 0.5],
+                [0.8, 0.5, 0.5, 0.5, 0.5],
+            ));
+        }
+    }
+    pack(&as_refs(&chars), position_aware)
+}
+
+/// Whether some group (as seen in anyone's view, or as observed) mixes the two clusters.
+fn mixes(s: &Session) -> bool {
+    let chars = &s.world().talk.chars;
+    let side = |i: usize| i / 3;
+    chars.iter().enumerate().any(|(i, c)| {
+        c.members.iter().any(|m| side(m.npc as usize) != side(i))
+            || (c.group != NONE
+                && chars
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| o.group == c.group && side(j) != side(i)))
+    })
+}
+
+#[test]
+fn far_apart_characters_never_form_one_group_when_position_aware() {
+    let p = two_clusters(true);
+    for seed in 0..6 {
+        let mut s = Session::from_pack(&p, seed).expect("valid");
+        let mut grouped = false;
+        for _ in 0..600 {
+            s.run(5);
+            assert!(!mixes(&s), "seed {seed}, tick {}: clusters mixed", s.tick());
+            grouped |= s.world().talk.chars.iter().any(|c| c.group != NONE);
+        }
+        assert!(grouped, "seed {seed}: nobody talked at all");
+    }
+    // Without positions, the same characters do mix (so the check above can fail).
+    let p = two_clusters(false);
+    let mixed = (0..6).any(|seed| {
+        let mut s = Session::from_pack(&p, seed).expect("valid");
+        (0..600).any(|_| {
+            s.run(5);
+            mixes(&s)
+        })
+    });
+    assert!(mixed, "position-blind casts should mix the clusters");
+}
+
+#[test]
+fn group_members_gather_facing_each_other() {
+    // Four characters scattered within the join radius.
+    let chars: Vec<(String, [f64; 2], [f64; 5])> =
+        [[40.0, 40.0], [44.0, 41.0], [41.0, 44.5], [44.5, 44.0]]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("g{i}"), *p, [0.9, 0.5, 0.5, 0.5, 0.5]))
+            .collect();
+    let p = pack(&as_refs(&chars), true);
+    let s = run(&p, 3, 90);
+    let pv = preview(s.program(), s.world());
+    let g = pv
+        .groups
+        .iter()
+        .max_by_key(|g| g.members.len())
+        .expect("a group formed");
+    assert!(g.members.len() >= 2);
+    // Members stand on a small circle around the group's centre (start spread: ~3.5).
+    assert!(g.radius < 2.2, "group radius {:.2}: {g:?}", g.radius);
+    for &m in &g.members {
+        let d = s.world().pos[m as usize].distance(g.center);
+        assert!(d > 0.3, "member {m} stands on the centre");
+    }
+}
+
+#[test]
+fn noise_from_a_nearby_group_pushes_groups_apart_or_splits_them() {
+    // Two pairs, 3 units apart (each hears the other), vs 40 units apart.
+    let make = |gap: f64| {
+        let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..4)
+            .map(|i| {
+                let x = 50.0 + if i < 2 { 0.0 } else { gap } + (i % 2) as f64;
+                (format!("p{i}"), [x, 50.0], [0.9, 0.5, 0.5, 0.5, 0.5])
+            })
+            .collect();
+        let mut p = pack(&as_refs(&chars), true);
+        p.casts[0].join_radius = 1.5; // each pair finds only its partner
+        p
+    };
+    let heard = |p: &Pack| -> (f64, u64) {
+        let mut noise_away = 0.0;
+        let mut leaves = 0;
+        for seed in 0..6 {
+            let s = run(p, seed, 120);
+            for c in &s.world().talk.chars {
+                noise_away += c.away.length();
+                leaves += c.counters.leaves;
+            }
+        }
+        (noise_away, leaves)
+    };
+    let (near_away, near_leaves) = heard(&make(3.0));
+    let (far_away, far_leaves) = heard(&make(40.0));
+    assert_eq!(far_away, 0.0, "nobody hears a group 40 units away");
+    assert!(
+        near_away > 1.0,
+        "near groups step away from each other: {near_away}"
+    );
+    assert!(
+        near_leaves > far_leaves,
+        "noise makes leaving more likely: {near_leaves} near vs {far_leaves} far"
+    );
+}
+
+#[test]
+fn same_seed_same_conversation_and_snapshots_replay() {
+    let chars = ring(5, |i| [0.2 * i as f64, 0.5, 0.7, 0.3, 0.6]);
+    let p = pack(&as_refs(&chars), true);
+    let a = run(&p, 7, 120);
+    let b = run(&p, 7, 120);
+    assert_eq!(a.hash(), b.hash());
+    assert_eq!(a.world().talk.chars, b.world().talk.chars);
+    let c = run(&p, 8, 120);
+    assert_ne!(a.hash(), c.hash(), "the seed matters");
+    // A clone is a complete snapshot: going on from it gives the same world.
+    let mut s = Session::from_pack(&p, 7).expect("valid");
+    s.run(600);
+    let mut snap = s.clone();
+    s.run(600);
+    snap.run(600);
+    assert_eq!(s.hash(), snap.hash());
+    assert_eq!(s.hash(), a.hash());
+}
+
+#[test]
+fn every_trace_kind_is_reported() {
+    let chars = ring(6, |_| [0.8, 0.7, 0.5, 0.5, 0.5]);
+    let p = pack(&as_refs(&chars), true);
+    let mut s = Session::from_pack(&p, 2).expect("valid");
+    s.set_tracing(true);
+    s.run(6000);
+    let kinds: std::collections::BTreeSet<String> = s
+        .trace()
+        .iter()
+        .map(|e| {
+            crate::trace::trace_value(s.program(), e)["kind"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    for k in [
+        "speak_start",
+        "speak_end",
+        "pre_trp",
+        "trp",
+        "feedback",
+        "gaze",
+        "gesture",
+        "group_join",
+        "group_leave",
+        "group_split",
+    ] {
+        assert!(kinds.contains(k), "no `{k}` event in {kinds:?}");
+    }
+    let speak = s
+        .trace()
+        .iter()
+        .find(|e| matches!(e, TraceEvent::SpeakStart { .. }))
+        .expect("speech");
+    let v = crate::trace::trace_value(s.program(), speak);
+    assert!(v["npc"].as_str().is_some_and(|n| n.starts_with('n')), "{v}");
+}
+
+#[test]
+fn preview_shows_speakers_gaze_and_groups() {
+    let chars = ring(4, |_| [0.9, 0.9, 0.5, 0.5, 0.5]);
+    let p = pack(&as_refs(&chars), true);
+    let mut s = Session::from_pack(&p, 1).expect("valid");
+    let (mut spoke, mut gazed, mut grouped, mut signalled) = (false, false, false, false);
+    for _ in 0..400 {
+        s.step();
+        let pv = preview(s.program(), s.world());
+        for sp in &pv.speakers {
+            assert!(s.world().talk.chars[sp.npc as usize].speaking);
+            spoke |= sp.addressee.is_some();
+        }
+        gazed |= !pv.gazes.is_empty();
+        signalled |= !pv.signals.is_empty();
+        for g in &pv.groups {
+            assert!(g.members.len() >= 2, "{g:?}");
+            grouped = true;
+        }
+    }
+    assert!(spoke && gazed && grouped && signalled);
+}
+
+#[test]
+fn converse_hands_the_npc_over_until_its_condition_or_timeout() {
+    let chars = ring(3, |_| [0.9, 0.5, 0.5, 0.5, 0.5]);
+    let mut p = pack(&as_refs(&chars), true);
+    // n0 converses for 20 s, then logs.
+    p.trees.push(TreeDef {
+        id: "short".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            id: "seq".into(),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind: NodeKind::Sequence { reactive: false },
+            children: vec![
+                Node {
+                    id: "chat".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Converse {
+                        cast: "c".into(),
+                        until: Some("false".into()),
+                        seconds: Some(20.0),
+                    },
+                    children: Vec::new(),
+                },
+                Node {
+                    id: "rest".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Wait { seconds: 1.0e6 },
+                    children: Vec::new(),
+                },
+            ],
+        },
+    });
+    p.world.npcs[0].tree = "short".into();
+    let mut s = Session::from_pack(&p, 4).expect("valid");
+    s.run(150);
+    assert_eq!(s.world().talk.chars[0].cast, 0, "handed over");
+    s.run(100);
+    let c = &s.world().talk.chars[0];
+    assert_eq!(c.cast, NONE, "taken back after 20 s");
+    assert!(!c.speaking && c.members.is_empty());
+    s.run(300);
+    assert!(
+        s.world().talk.chars[1..].iter().all(|c| !c.has(0)),
+        "the others forget it"
+    );
+}
+
+/// The other half of `converse`: it ends as soon as its `until` condition holds, long before
+/// its timeout, and the tree goes on to the next node.
+#[test]
+fn converse_ends_as_soon_as_its_until_condition_holds() {
+    let chars = ring(3, |_| [0.9, 0.5, 0.5, 0.5, 0.5]);
+    let mut p = pack(&as_refs(&chars), true);
+    p.world.flags.insert("stop".into(), false);
+    let leaf = |id: &str, kind: NodeKind| Node {
+        id: id.into(),
+        name: None,
+        comment: None,
+        disabled: false,
+        kind,
+        children: Vec::new(),
+    };
+    p.trees.push(TreeDef {
+        id: "until_stop".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            children: vec![
+                leaf(
+                    "chat",
+                    NodeKind::Converse {
+                        cast: "c".into(),
+                        until: Some("flags.stop".into()),
+                        seconds: Some(1000.0),
+                    },
+                ),
+                leaf(
+                    "after",
+                    NodeKind::Set {
+                        var: "flags.after_chat".into(),
+                        value: "true".into(),
+                    },
+                ),
+                leaf("rest", NodeKind::Wait { seconds: 1.0e6 }),
+            ],
+            ..leaf("seq", NodeKind::Sequence { reactive: false })
+        },
+    });
+    p.world.flags.insert("after_chat".into(), false);
+    p.world.npcs[0].tree = "until_stop".into();
+    let mut s = Session::from_pack(&p, 4).expect("valid");
+    let flag =
+        |s: &Session, n: &str| s.world().flags[s.program().flags.get(n).expect("flag") as usize];
+    s.run(150);
+    assert_eq!(s.world().talk.chars[0].cast, 0, "handed over");
+    // Without the condition it would go on: a twin still converses 100 ticks later.
+    let mut twin = s.clone();
+    twin.run(100);
+    assert_eq!(twin.world().talk.chars[0].cast, 0, "still conversing");
+    assert!(!flag(&twin, "after_chat"));
+    let stop = s.program().flags.get("stop").expect("flag") as usize;
+    s.set_flag_for_test(stop, true);
+    s.run(1);
+    let c = &s.world().talk.chars[0];
+    assert_eq!(c.cast, NONE, "taken back in the tick the condition holds");
+    assert!(!c.speaking && c.members.is_empty());
+    assert!(
+        flag(&s, "after_chat"),
+        "the sequence went on after `converse`"
+    );
+}
+
+#[test]
+fn invalid_parameters_are_errors_with_paths() {
+    let chars = ring(2, |_| [0.5; 5]);
+    let mut p = pack(&as_refs(&chars), true);
+    p.casts[0].members[1].confidence = Some(f64::NAN);
+    p.casts[0].members[0].talkativeness = Some(1.5);
+    p.casts[0].default.verbosity = -0.1;
+    p.casts[0].members.push(m("nobody", [0.5; 5]));
+    let d = crate::program::check(&p);
+    let find = |path: &str| {
+        d.iter()
+            .find(|d| d.path == path && d.is_error())
+            .unwrap_or_else(|| panic!("no error at {path}: {d:#?}"))
+            .message
+            .clone()
+    };
+    assert!(find("casts[0].members[1].confidence").contains("NaN"));
+    assert!(find("casts[0].members[0].talkativeness").contains("between 0 and 1, found 1.5"));
+    assert!(find("casts[0].default.verbosity").contains("-0.1"));
+    assert!(find("casts[0].members[2].npc").contains("unknown NPC `nobody`"));
+}
+
+#[test]
+fn out_of_range_parameters_in_a_file_point_at_line_and_column() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "x",
+"world": {"npcs": [{"id": "a", "pos": [0, 0], "tree": "t"}]},
+"trees": [{"id": "t", "root": {"id": "r", "type": "converse", "cast": "plazza"}}],
+"casts": [{"id": "plaza",
+  "members": [{"npc": "a", "verbosity": 2}]}]}"#;
+    let l = crate::program::load_str(text);
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.path == "casts[0].members[0].verbosity")
+        .expect("range error");
+    assert!(d.is_error());
+    assert_eq!((d.line, d.column), (Some(5), Some(41)));
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.path == "trees[0].root.cast")
+        .expect("cast reference error");
+    assert!(d.message.contains("did you mean `plaza`"), "{}", d.message);
+}
+
+#[test]
+fn sweeps_parse_and_apply() {
+    let s = metrics::Sweep::parse("talkativeness=0.1:0.9:0.2").expect("parses");
+    assert_eq!(s.values, [0.1, 0.3, 0.5, 0.7, 0.9]);
+    assert_eq!(s.npc, None);
+    let one = metrics::Sweep::parse("n1.verbosity=0:1:0.5").expect("parses");
+    assert_eq!(one.npc.as_deref(), Some("n1"));
+    for bad in [
+        "talk=0:1:0.1",
+        "talkativeness=0:2:0.5",
+        "talkativeness=0:1:0",
+        "talkativeness=0:1",
+        "talkativeness=0:1:1e-9",
+        "talkativeness",
+    ] {
+        assert!(metrics::Sweep::parse(bad).is_err(), "{bad}");
+    }
+    let chars = ring(3, |_| [0.5; 5]);
+    let mut p = pack(&as_refs(&chars), true);
+    one.apply(&mut p, 1.0).expect("applies");
+    assert_eq!(p.casts[0].members[1].verbosity, Some(1.0));
+    assert_eq!(p.casts[0].members[0].verbosity, Some(0.5));
+    s.apply(&mut p, 0.3).expect("applies");
+    assert!(
+        p.casts[0]
+            .members
+            .iter()
+            .all(|m| m.talkativeness == Some(0.3))
+    );
+    assert_eq!(p.casts[0].default.talkativeness, 0.3);
+    assert!(
+        metrics::Sweep::parse("ghost.verbosity=0:1:0.5")
+            .expect("parses")
+            .apply(&mut p, 0.5)
+            .is_err()
+    );
+}
+
+#[test]
+fn floor_i64_matches_floor_cast() {
+    let xs = [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        2.999_999,
+        -2.000_001,
+        1e15 + 0.5,
+        -1e15 - 0.5,
+        9.3e18,
+        -9.3e18,
+        1e300,
+        -1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+    ];
+    for x in xs {
+        assert_eq!(super::floor_i64(x), x.floor() as i64, "{x}");
+    }
+}
+
+#[test]
+fn counting_sorts_order_triples_like_sort_unstable() {
+    // (old label, root, member) as `observe_groups` pushes them: by member.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut r = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    let n = 500usize;
+    let olds = [
+        0u32,
+        1,
+        255,
+        256,
+        65_535,
+        70_000,
+        1 << 24,
+        u32::MAX - 1,
+        super::NONE,
+    ];
+    let mut v: Vec<(u32, u32, u32)> = (0..n as u32)
+        .step_by(2)
+        .map(|m| {
+            let old = olds[r(olds.len() as u64) as usize];
+            (old, r(n as u64) as u32, m)
+        })
+        .collect();
+    let mut want = v.clone();
+    want.sort_unstable();
+    let (mut tmp, mut hist) = (Vec::new(), Vec::new());
+    super::counting_sort(&mut v, &mut tmp, &mut hist, n, |t| t.1 as usize);
+    for shift in [0, 8, 16, 24] {
+        super::counting_sort(&mut v, &mut tmp, &mut hist, 256, |t| {
+            (t.0 >> shift) as usize & 0xFF
+        });
+    }
+    assert_eq!(v, want);
+}

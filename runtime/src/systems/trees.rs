@@ -1,0 +1,87 @@
+//! The NPC trees phase: every NPC's tree ticks once, in pack order, with the behaviors it
+//! adopted ticked nested under their request nodes; runaway trees are cut off and reported.
+
+use crate::bt::{self, Instance};
+use crate::program::Program;
+use crate::systems::host::{ActorHost, MAX_NESTING, Who};
+use crate::trace::{DebugEvent, Out, TraceEvent};
+use crate::world::{World, WorldEnv};
+
+/// Ticks every NPC's tree. `runaway_reported` remembers the NPCs already reported as
+/// runaway (once each, in `problems`). Sets `out.stop` when the probe paused the tick.
+pub fn tick_npcs(
+    p: &Program,
+    w: &mut World,
+    out: &mut Out,
+    runaway_reported: &mut Vec<bool>,
+    problems: &mut Vec<String>,
+) {
+    for i in 0..w.npcs.len() {
+        if let Some(pr) = out.probe.as_deref_mut() {
+            let env = WorldEnv {
+                program: p,
+                world: w,
+                npc: i as u32,
+            };
+            if pr.event(&DebugEvent::NpcStart { npc: i as u32 }, Some(&env)) {
+                out.stop = true;
+                return;
+            }
+        }
+        let npc = &mut w.npcs[i];
+        if npc.removed {
+            continue;
+        }
+        let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
+            continue;
+        };
+        let mut inst = std::mem::replace(&mut npc.instance, Instance::empty());
+        let bb = std::mem::take(&mut npc.blackboard);
+        let mut h = ActorHost {
+            p,
+            w,
+            who: Who::Npc(i as u32),
+            bb,
+            tree: inst.tree,
+            granting: None,
+            running: [(0, 0); MAX_NESTING],
+            nesting: 0,
+            trace: out.trace.as_deref_mut(),
+            probe: out.probe.as_deref_mut(),
+            stop: false,
+        };
+        let outcome = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        if let Some(node) = outcome.runaway {
+            let (tid, nid) = p.node_origin(inst.tree, node);
+            let (tid, nid) = (tid.to_string(), nid.to_string());
+            let tick = h.w.tick;
+            h.emit(TraceEvent::Runaway {
+                tick,
+                npc: i as u32,
+                tree: inst.tree,
+                node: node as u32,
+            });
+            if runaway_reported.len() <= i {
+                runaway_reported.resize(i + 1, false);
+            }
+            if !runaway_reported[i] {
+                runaway_reported[i] = true;
+                let name = h.w.npc_name(p, i as u32);
+                problems.push(format!(
+                    "tick {tick}: tree of NPC `{name}` made more than {} node visits in one tick and was cut off at node `{nid}` of tree `{tid}` (a loop that never waits?)",
+                    p.visit_budget
+                ));
+            }
+        }
+        let stopped = h.stop;
+        let bb = std::mem::take(&mut h.bb);
+        let npc = &mut w.npcs[i];
+        npc.instance = inst;
+        npc.blackboard = bb;
+        if outcome.paused || stopped {
+            out.stop = true;
+            return;
+        }
+        npc.last_status = outcome.status;
+    }
+}

@@ -1,0 +1,348 @@
+//! Scripted world changes, one JSON object per line (the `townsfolk triggers` command and
+//! tests). After each line the triggers react (a trigger pass, or the ticks of an
+//! `advance`), and [`step_line`] returns `{"time", "fired", "flags", "counters"}`.
+//!
+//! Lines:
+//! - `{"advance": SECONDS}`: run the world that long (whole ticks, rounded up).
+//! - `{"event": "enter" | "exit", "npc": ID, "area": ID}`: the NPC enters/leaves an area.
+//! - `{"event": "message", "to": ID, "message": M, "inbox"?: I, "from"?: ID}`.
+//! - `{"event": "died", "npc": ID, "by"?: ID}`.
+//! - `{"move": ID, "to": [x, y]}`: teleports an NPC (areas and radii follow).
+//! - `{"set_flag": NAME, "value": BOOL}`, `{"set_counter": NAME, "value": INT}`.
+//! - `{"give" | "take" | "equip" | "unequip": ID, "item": ITEM}`.
+//! - `{"health": ID, "value": H}`, `{"damage": ID, "amount": A}`.
+//! - `{"door": ID, "action": "open" | "close" | "lock" | "unlock"}`.
+//! - `{"reset": TRIGGER_ID}`.
+//!
+//! NPC ids may name spawned copies (`rat#3`).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde_json::{Map, Value as J, json};
+
+use crate::pack::DoorAction;
+use crate::program::Program;
+use crate::session::Session;
+use crate::systems::effects::npcs::{door, reset, set_health};
+use crate::trace::{Out, TraceEvent};
+use crate::value::{EntityId, Sym, Vec2};
+use crate::world::areas::{areas_at, innermost};
+use crate::world::triggers::{WorldEvent, moved, report};
+use crate::world::{MAX_INBOX, Message, World};
+
+/// Longest `advance` accepted, in seconds.
+pub const MAX_ADVANCE: f64 = 1.0e6;
+
+/// Applies one line and returns the state line. Errors name the problem (the caller adds
+/// the line number).
+pub fn step_line(s: &mut Session, line: &str) -> Result<J, String> {
+    let v: J = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| "each line is a JSON object".to_string())?;
+    s.set_tracing(true);
+    s.clear_trace();
+    if let Some(a) = obj.get("advance") {
+        let secs = a
+            .as_f64()
+            .filter(|x| x.is_finite() && (0.0..=MAX_ADVANCE).contains(x))
+            .ok_or_else(|| {
+                format!("`advance` must be a number of seconds in [0, {MAX_ADVANCE}]")
+            })?;
+        let ticks = (secs / s.program().dt).ceil() as u64;
+        for _ in 0..ticks {
+            s.step();
+        }
+    } else {
+        apply(s, obj)?;
+        s.run_triggers();
+    }
+    let out = state_line(s);
+    s.clear_trace();
+    Ok(out)
+}
+
+/// `{"time", "fired", "flags", "counters"}` for the session now, with the triggers fired
+/// since its trace was last cleared.
+pub fn state_line(s: &Session) -> J {
+    let p = s.program();
+    let w = s.world();
+    let fired: Vec<&str> = s
+        .trace()
+        .iter()
+        .filter_map(|e| match *e {
+            TraceEvent::Trigger { trigger, .. } => Some(p.triggers.trigger_id(trigger)),
+            _ => None,
+        })
+        .collect();
+    let flags: BTreeMap<&str, bool> = p
+        .flags
+        .names
+        .iter()
+        .zip(&w.flags)
+        .map(|(n, &v)| (n.as_str(), v))
+        .collect();
+    let counters: BTreeMap<&str, i64> = p
+        .counters
+        .names
+        .iter()
+        .zip(&w.counters)
+        .map(|(n, &v)| (n.as_str(), v))
+        .collect();
+    json!({"time": w.tick as f64 * p.dt, "fired": fired, "flags": flags, "counters": counters})
+}
+
+/// Finds an NPC by id, or a spawned copy by `id#k`.
+pub fn find_npc(p: &Program, w: &World, name: &str) -> Option<u32> {
+    if let Some(i) = p.npc_index(name) {
+        return Some(i);
+    }
+    let (base, k) = name.rsplit_once('#')?;
+    let k: usize = k.parse().ok()?;
+    let proto = p.npc_index(base)?;
+    w.triggers
+        .copies
+        .get(proto as usize)?
+        .get(k.checked_sub(1)?)
+        .copied()
+}
+
+fn text<'a>(obj: &'a Map<String, J>, k: &str) -> Result<&'a str, String> {
+    obj.get(k)
+        .and_then(J::as_str)
+        .ok_or_else(|| format!("missing string `{k}`"))
+}
+
+fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &str) -> Result<u32, String> {
+    let id = text(obj, k)?;
+    find_npc(p, w, id).ok_or_else(|| format!("unknown NPC `{id}`"))
+}
+
+fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, String> {
+    p.find_sym(s)
+        .ok_or_else(|| format!("{what} `{s}` is not mentioned anywhere in the pack"))
+}
+
+fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), String> {
+    let program = s.program().clone();
+    let p: &Program = &program;
+    let w = s.world_mut();
+    let mut out = Out {
+        trace: None,
+        probe: None,
+        stop: false,
+    };
+    if let Some(ev) = obj.get("event") {
+        let ev = ev.as_str().ok_or("`event` is a string")?;
+        match ev {
+            "enter" | "exit" => {
+                let i = npc(p, w, obj, "npc")?;
+                let id = text(obj, "area")?;
+                let Some(EntityId::Area(area)) = p.entity(id) else {
+                    return Err(format!("unknown area `{id}`"));
+                };
+                let n = &mut w.npcs[i as usize];
+                let at = n.areas.binary_search(&area);
+                match (ev, at) {
+                    ("enter", Err(k)) => {
+                        n.areas.insert(k, area);
+                        report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area });
+                    }
+                    ("exit", Ok(k)) => {
+                        n.areas.remove(k);
+                        report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area });
+                    }
+                    _ => {}
+                }
+            }
+            "message" => {
+                let to = npc(p, w, obj, "to")?;
+                let message = sym(p, text(obj, "message")?, "message")?;
+                let inbox = match obj.get("inbox") {
+                    Some(_) => sym(p, text(obj, "inbox")?, "inbox")?,
+                    None => p.find_sym("default").unwrap_or_default(),
+                };
+                let from = match obj.get("from") {
+                    Some(_) => EntityId::Npc(npc(p, w, obj, "from")?),
+                    None => EntityId::None,
+                };
+                let tick = w.tick;
+                let n = &mut w.npcs[to as usize];
+                let slot = match n.inboxes.iter().position(|(s, _)| *s == inbox) {
+                    Some(k) => k,
+                    None => {
+                        n.inboxes.push((inbox, VecDeque::new()));
+                        n.inboxes.len() - 1
+                    }
+                };
+                let q = &mut n.inboxes[slot].1;
+                if q.len() >= MAX_INBOX {
+                    q.pop_front();
+                }
+                q.push_back(Message {
+                    from,
+                    message,
+                    sent: tick,
+                });
+                if inbox == p.talk.inbox {
+                    w.talk.note_mail(to);
+                }
+                report(
+                    p,
+                    &mut w.triggers,
+                    WorldEvent::Received { npc: to, message },
+                );
+            }
+            "died" => {
+                let i = npc(p, w, obj, "npc")?;
+                let by = match obj.get("by") {
+                    Some(_) => EntityId::Npc(npc(p, w, obj, "by")?),
+                    None => EntityId::None,
+                };
+                set_health(p, w, i, 0.0, by, &mut out);
+            }
+            other => {
+                return Err(format!(
+                    "unknown event `{other}` (enter, exit, message, died)"
+                ));
+            }
+        }
+        return Ok(());
+    }
+    if let Some(id) = obj.get("move") {
+        let id = id.as_str().ok_or("`move` names an NPC")?;
+        let i = find_npc(p, w, id).ok_or_else(|| format!("unknown NPC `{id}`"))?;
+        let to = obj
+            .get("to")
+            .and_then(J::as_array)
+            .filter(|a| a.len() == 2)
+            .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
+            .ok_or("`to` must be [x, y]")?;
+        let b = p.bounds;
+        let to = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
+        w.pos[i as usize] = to;
+        w.npcs[i as usize].target = None;
+        let mut now = Vec::new();
+        areas_at(p, w, to, &mut now);
+        w.npcs[i as usize].area = innermost(p, &now);
+        let before = std::mem::replace(&mut w.npcs[i as usize].areas, now.clone());
+        for &a in before.iter().filter(|a| !now.contains(a)) {
+            report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area: a });
+        }
+        for &a in now.iter().filter(|a| !before.contains(a)) {
+            report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area: a });
+        }
+        moved(p, &mut w.triggers, i);
+        return Ok(());
+    }
+    if let Some(name) = obj.get("set_flag") {
+        let name = name.as_str().ok_or("`set_flag` names a flag")?;
+        let slot = p
+            .flags
+            .get(name)
+            .ok_or_else(|| format!("unknown flag `{name}` (nothing in the pack uses it)"))?;
+        let v = obj
+            .get("value")
+            .map_or(Some(true), J::as_bool)
+            .ok_or("`value` must be true or false")?;
+        w.flags[slot as usize] = v;
+        return Ok(());
+    }
+    if let Some(name) = obj.get("set_counter") {
+        let name = name.as_str().ok_or("`set_counter` names a counter")?;
+        let slot = p
+            .counters
+            .get(name)
+            .ok_or_else(|| format!("unknown counter `{name}` (nothing in the pack uses it)"))?;
+        let v = obj
+            .get("value")
+            .and_then(J::as_i64)
+            .ok_or("`value` must be an integer")?;
+        w.counters[slot as usize] = v;
+        return Ok(());
+    }
+    for verb in ["give", "take", "equip", "unequip"] {
+        if obj.contains_key(verb) {
+            let i = npc(p, w, obj, verb)?;
+            let item = sym(p, text(obj, "item")?, "item")?;
+            let n = &mut w.npcs[i as usize];
+            let (list, add) = match verb {
+                "give" => (&mut n.items, true),
+                "take" => (&mut n.items, false),
+                "equip" => (&mut n.equipped, true),
+                _ => (&mut n.equipped, false),
+            };
+            match (list.binary_search(&item), add) {
+                (Err(k), true) => list.insert(k, item),
+                (Ok(k), false) => {
+                    list.remove(k);
+                }
+                _ => {}
+            }
+            // Equipping puts the item in the inventory; taking it unequips it.
+            if verb == "equip"
+                && let Err(k) = n.items.binary_search(&item)
+            {
+                n.items.insert(k, item);
+            }
+            if verb == "take"
+                && let Ok(k) = n.equipped.binary_search(&item)
+            {
+                n.equipped.remove(k);
+            }
+            return Ok(());
+        }
+    }
+    if obj.contains_key("health") {
+        let i = npc(p, w, obj, "health")?;
+        let v = obj
+            .get("value")
+            .and_then(J::as_f64)
+            .ok_or("`value` must be a number")?;
+        set_health(p, w, i, v, EntityId::None, &mut out);
+        return Ok(());
+    }
+    if obj.contains_key("damage") {
+        let i = npc(p, w, obj, "damage")?;
+        let a = obj
+            .get("amount")
+            .and_then(J::as_f64)
+            .ok_or("`amount` must be a number")?;
+        let h = w.npcs[i as usize].health - a;
+        set_health(p, w, i, h, EntityId::None, &mut out);
+        return Ok(());
+    }
+    if let Some(id) = obj.get("door") {
+        let id = id.as_str().ok_or("`door` names an object")?;
+        let Some(EntityId::Object(o)) = p.entity(id) else {
+            return Err(format!("unknown object `{id}`"));
+        };
+        let action = match text(obj, "action")? {
+            "open" => DoorAction::Open,
+            "close" => DoorAction::Close,
+            "lock" => DoorAction::Lock,
+            "unlock" => DoorAction::Unlock,
+            a => {
+                return Err(format!(
+                    "unknown door action `{a}` (open, close, lock, unlock)"
+                ));
+            }
+        };
+        door(p, w, o, action, &mut out);
+        return Ok(());
+    }
+    if let Some(id) = obj.get("reset") {
+        let id = id.as_str().ok_or("`reset` names a trigger")?;
+        let t = p
+            .triggers
+            .find(id)
+            .ok_or_else(|| format!("unknown trigger `{id}`"))?;
+        reset(p, w, t);
+        return Ok(());
+    }
+    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    Err(format!(
+        "nothing to do with {{{}}}: expected advance, event, move, set_flag, set_counter, give, take, equip, unequip, health, damage, door or reset",
+        keys.join(", ")
+    ))
+}

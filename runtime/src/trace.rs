@@ -1,0 +1,680 @@
+//! Trace events: what happened, tick by tick; their JSON Lines form (`townsfolk run
+//! --trace`); and where world code reports them ([`Out`]): the trace when recording, the
+//! debugger's [`Probe`] when watching (which may pause the tick).
+
+use serde_json::json;
+
+use crate::bt::Status;
+use crate::expr::Env;
+use crate::pack::DoorAction;
+use crate::program::Program;
+use crate::program::areas::area_name;
+use crate::value::{EntityId, Sym, Value};
+use crate::world::areas::RequestOutcome;
+use crate::world::{World, WorldEnv};
+
+/// One thing that happened in the world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceEvent {
+    /// A behavior-tree node changed status.
+    Status {
+        tick: u64,
+        npc: u32,
+        tree: u32,
+        node: u32,
+        from: Status,
+        to: Status,
+    },
+    /// A message was sent (NPC or area to NPC or area).
+    Message {
+        tick: u64,
+        from: EntityId,
+        to: EntityId,
+        inbox: Sym,
+        message: Sym,
+    },
+    Flag {
+        tick: u64,
+        name: u32,
+        value: bool,
+    },
+    Counter {
+        tick: u64,
+        name: u32,
+        value: i64,
+    },
+    Say {
+        tick: u64,
+        npc: u32,
+        text: Sym,
+    },
+    Animate {
+        tick: u64,
+        npc: u32,
+        animation: Sym,
+    },
+    Log {
+        tick: u64,
+        npc: u32,
+        text: Sym,
+    },
+    /// A tree exceeded its visit budget within one tick and was cut off.
+    Runaway {
+        tick: u64,
+        npc: u32,
+        tree: u32,
+        node: u32,
+    },
+    /// An NPC walked into an area.
+    Enter {
+        tick: u64,
+        npc: u32,
+        area: u32,
+    },
+    /// An NPC walked out of an area.
+    Exit {
+        tick: u64,
+        npc: u32,
+        area: u32,
+    },
+    /// A response showed a line of text in the preview.
+    ShowText {
+        tick: u64,
+        text: Sym,
+    },
+    /// A response played a sound cue.
+    Sound {
+        tick: u64,
+        cue: Sym,
+    },
+    /// A request node asked for a behavior: what was asked, chosen and refused (and why).
+    Request {
+        tick: u64,
+        npc: u32,
+        outcome: Box<RequestOutcome>,
+    },
+    /// An NPC adopted a behavior from an area.
+    Adopt {
+        tick: u64,
+        npc: u32,
+        area: u32,
+        template: Sym,
+    },
+    /// An NPC dropped a behavior.
+    Drop {
+        tick: u64,
+        npc: u32,
+        area: u32,
+        template: Sym,
+        reason: &'static str,
+    },
+    /// An area's handler started or ended.
+    Handler {
+        tick: u64,
+        area: u32,
+        npc: u32,
+        handler: u8,
+        start: bool,
+    },
+    AreaCreated {
+        tick: u64,
+        area: u32,
+    },
+    AreaRemoved {
+        tick: u64,
+        area: u32,
+    },
+    /// A story event opened (`event`: library index; `day`: story day).
+    EventOpen {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event was launched.
+    EventLaunch {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event ended.
+    EventEnd {
+        tick: u64,
+        event: u32,
+        day: i64,
+        success: bool,
+    },
+    /// An open story event's window closed before it was launched.
+    EventExpired {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// A story event can never open.
+    EventDead {
+        tick: u64,
+        event: u32,
+        day: i64,
+    },
+    /// Conversations (`talk`): a character starts speaking (`addressee` u32::MAX: nobody in
+    /// particular); `continued` after its own unclaimed TRP; `interrupt` while another
+    /// member of its group was speaking.
+    SpeakStart {
+        tick: u64,
+        npc: u32,
+        addressee: u32,
+        continued: bool,
+        interrupt: bool,
+    },
+    SpeakEnd {
+        tick: u64,
+        npc: u32,
+    },
+    /// A speaker signals that a transition-relevance point is near.
+    PreTrp {
+        tick: u64,
+        npc: u32,
+    },
+    /// A speaker reaches a transition-relevance point (end of a segment).
+    Trp {
+        tick: u64,
+        npc: u32,
+    },
+    /// A listener gives positive or negative feedback to the speaker `to`.
+    Feedback {
+        tick: u64,
+        npc: u32,
+        to: u32,
+        positive: bool,
+    },
+    /// A character looks at `at` (u32::MAX: away).
+    Gaze {
+        tick: u64,
+        npc: u32,
+        at: u32,
+    },
+    /// A nod, gesture or posture shift.
+    Gesture {
+        tick: u64,
+        npc: u32,
+        what: crate::world::talk::Nonverbal,
+    },
+    /// A character enters a conversation with `with`.
+    GroupJoin {
+        tick: u64,
+        npc: u32,
+        with: u32,
+    },
+    /// A character is no longer in any conversation.
+    GroupLeave {
+        tick: u64,
+        npc: u32,
+    },
+    /// Conversation group `group` split into `parts` groups; `npc` is one of its members.
+    GroupSplit {
+        tick: u64,
+        npc: u32,
+        group: u32,
+        parts: u32,
+    },
+    /// `parts` groups merged into group `group`; `npc` is one of its members.
+    GroupMerge {
+        tick: u64,
+        npc: u32,
+        group: u32,
+        parts: u32,
+    },
+    /// A trigger fired (`picked`: the response it picked at random, or `u32::MAX` = all).
+    Trigger {
+        tick: u64,
+        trigger: u32,
+        picked: u32,
+    },
+    /// A trigger was reset and became true again in the tick it already fired in: the
+    /// reset loop was cut off.
+    TriggerLoop {
+        tick: u64,
+        trigger: u32,
+    },
+    /// A door (world object) was opened, closed, locked or unlocked.
+    Door {
+        tick: u64,
+        object: u32,
+        action: DoorAction,
+    },
+    /// A world object's free-form state changed.
+    ObjectState {
+        tick: u64,
+        object: u32,
+        state: Sym,
+    },
+    /// An NPC was spawned (a copy of a prototype).
+    Spawn {
+        tick: u64,
+        npc: u32,
+    },
+    /// An NPC was removed from the world.
+    Remove {
+        tick: u64,
+        npc: u32,
+    },
+    /// An NPC's health changed.
+    Health {
+        tick: u64,
+        npc: u32,
+        health: f64,
+    },
+    /// An NPC died (`by`: the NPC that killed it, `u32::MAX` = nobody).
+    Died {
+        tick: u64,
+        npc: u32,
+        by: u32,
+    },
+    /// An NPC was given an item.
+    Item {
+        tick: u64,
+        npc: u32,
+        item: Sym,
+    },
+    /// A response completed the level.
+    LevelComplete {
+        tick: u64,
+    },
+}
+
+impl TraceEvent {
+    pub fn tick(&self) -> u64 {
+        match *self {
+            TraceEvent::Status { tick, .. }
+            | TraceEvent::Message { tick, .. }
+            | TraceEvent::Flag { tick, .. }
+            | TraceEvent::Counter { tick, .. }
+            | TraceEvent::Say { tick, .. }
+            | TraceEvent::Animate { tick, .. }
+            | TraceEvent::Log { tick, .. }
+            | TraceEvent::Runaway { tick, .. }
+            | TraceEvent::Enter { tick, .. }
+            | TraceEvent::Exit { tick, .. }
+            | TraceEvent::ShowText { tick, .. }
+            | TraceEvent::Sound { tick, .. }
+            | TraceEvent::Request { tick, .. }
+            | TraceEvent::Adopt { tick, .. }
+            | TraceEvent::Drop { tick, .. }
+            | TraceEvent::Handler { tick, .. }
+            | TraceEvent::AreaCreated { tick, .. }
+            | TraceEvent::AreaRemoved { tick, .. }
+            | TraceEvent::EventOpen { tick, .. }
+            | TraceEvent::EventLaunch { tick, .. }
+            | TraceEvent::EventEnd { tick, .. }
+            | TraceEvent::EventExpired { tick, .. }
+            | TraceEvent::EventDead { tick, .. }
+            | TraceEvent::SpeakStart { tick, .. }
+            | TraceEvent::SpeakEnd { tick, .. }
+            | TraceEvent::PreTrp { tick, .. }
+            | TraceEvent::Trp { tick, .. }
+            | TraceEvent::Feedback { tick, .. }
+            | TraceEvent::Gaze { tick, .. }
+            | TraceEvent::Gesture { tick, .. }
+            | TraceEvent::GroupJoin { tick, .. }
+            | TraceEvent::GroupLeave { tick, .. }
+            | TraceEvent::GroupSplit { tick, .. }
+            | TraceEvent::GroupMerge { tick, .. }
+            | TraceEvent::Trigger { tick, .. }
+            | TraceEvent::TriggerLoop { tick, .. }
+            | TraceEvent::Door { tick, .. }
+            | TraceEvent::ObjectState { tick, .. }
+            | TraceEvent::Spawn { tick, .. }
+            | TraceEvent::Remove { tick, .. }
+            | TraceEvent::Health { tick, .. }
+            | TraceEvent::Died { tick, .. }
+            | TraceEvent::Item { tick, .. }
+            | TraceEvent::LevelComplete { tick } => tick,
+        }
+    }
+}
+
+fn entity(p: &Program, e: EntityId) -> String {
+    match e {
+        EntityId::Area(a) => area_name(p, a),
+        e => p.entity_name(e).to_string(),
+    }
+}
+
+fn story(p: &Program, i: u32) -> &str {
+    p.events
+        .events
+        .get(i as usize)
+        .map_or("", |e| e.id.as_str())
+}
+
+fn opt_npc(p: &Program, i: u32) -> Option<&str> {
+    p.npcs.get(i as usize).map(|n| n.id.as_str())
+}
+
+fn npc(p: &Program, i: u32) -> &str {
+    p.npcs.get(i as usize).map_or("", |n| n.id.as_str())
+}
+
+/// One trace event as a JSON object. NPCs spawned at run time are named only by
+/// [`trace_value_in`], which knows the world.
+pub fn trace_value(p: &Program, ev: &TraceEvent) -> serde_json::Value {
+    trace_value_in(p, None, ev)
+}
+
+/// One trace event as a JSON object, naming spawned NPCs (`rat#3`) from the world.
+pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_json::Value {
+    // Shadows the plain helper so that every arm names spawned NPCs too.
+    let npc = |p: &Program, i: u32| -> String {
+        match w {
+            Some(w) => w.npc_name(p, i),
+            None => npc(p, i).to_string(),
+        }
+    };
+    match *ev {
+        TraceEvent::Status {
+            tick,
+            npc: n,
+            tree,
+            node,
+            from,
+            to,
+        } => {
+            let (t, id) = p.node_origin(tree, node as usize);
+            json!({"tick": tick, "kind": "status", "npc": npc(p, n), "tree": t, "node": id,
+                   "from": from.name(), "to": to.name()})
+        }
+        TraceEvent::Message {
+            tick,
+            from,
+            to,
+            inbox,
+            message,
+        } => json!({"tick": tick, "kind": "message", "from": entity(p, from), "to": entity(p, to),
+                    "inbox": p.sym(inbox), "message": p.sym(message)}),
+        TraceEvent::Flag { tick, name, value } => json!({"tick": tick, "kind": "flag",
+            "name": p.flags.names.get(name as usize), "value": value}),
+        TraceEvent::Counter { tick, name, value } => json!({"tick": tick, "kind": "counter",
+            "name": p.counters.names.get(name as usize), "value": value}),
+        TraceEvent::Say { tick, npc: n, text } => {
+            json!({"tick": tick, "kind": "say", "npc": npc(p, n), "text": p.sym(text)})
+        }
+        TraceEvent::Animate {
+            tick,
+            npc: n,
+            animation,
+        } => json!({"tick": tick, "kind": "animate", "npc": npc(p, n),
+                    "animation": p.sym(animation)}),
+        TraceEvent::Log { tick, npc: n, text } => {
+            json!({"tick": tick, "kind": "log", "npc": npc(p, n), "text": p.sym(text)})
+        }
+        TraceEvent::Runaway {
+            tick,
+            npc: n,
+            tree,
+            node,
+        } => {
+            let (t, id) = p.node_origin(tree, node as usize);
+            json!({"tick": tick, "kind": "runaway", "npc": npc(p, n), "tree": t, "node": id})
+        }
+        TraceEvent::Enter { tick, npc: n, area } => json!({"tick": tick, "kind": "enter",
+            "npc": npc(p, n), "area": area_name(p, area)}),
+        TraceEvent::Exit { tick, npc: n, area } => json!({"tick": tick, "kind": "exit",
+            "npc": npc(p, n), "area": area_name(p, area)}),
+        TraceEvent::ShowText { tick, text } => {
+            json!({"tick": tick, "kind": "show_text", "text": p.sym(text)})
+        }
+        TraceEvent::Sound { tick, cue } => {
+            json!({"tick": tick, "kind": "sound", "cue": p.sym(cue)})
+        }
+        TraceEvent::Request {
+            tick,
+            npc: n,
+            ref outcome,
+        } => {
+            let refused: Vec<serde_json::Value> = outcome
+                .refused
+                .iter()
+                .map(|r| {
+                    json!({"area": area_name(p, r.area), "template": p.sym(r.template),
+                                "reason": r.reason})
+                })
+                .collect();
+            let chosen = outcome.chosen.map(|(a, t)| {
+                let name = p.area_rules[crate::program::areas::proto_of(a) as usize].templates
+                    [t as usize]
+                    .name;
+                json!({"area": area_name(p, a), "template": p.sym(name)})
+            });
+            let result = if chosen.is_some() {
+                "adopted"
+            } else if outcome.asked.is_none() {
+                "no area"
+            } else {
+                "refused"
+            };
+            json!({"tick": tick, "kind": "request", "npc": npc(p, n), "result": result,
+                   "asked": outcome.asked.map(|a| area_name(p, a)),
+                   "chosen": chosen, "refused": refused})
+        }
+        TraceEvent::Adopt {
+            tick,
+            npc: n,
+            area,
+            template,
+        } => json!({"tick": tick, "kind": "adopt", "npc": npc(p, n),
+                    "area": area_name(p, area), "template": p.sym(template)}),
+        TraceEvent::Drop {
+            tick,
+            npc: n,
+            area,
+            template,
+            reason,
+        } => json!({"tick": tick, "kind": "drop", "npc": npc(p, n),
+                    "area": area_name(p, area), "template": p.sym(template),
+                    "reason": reason}),
+        TraceEvent::Handler {
+            tick,
+            area,
+            npc: n,
+            handler,
+            start,
+        } => json!({"tick": tick, "kind": "handler", "area": area_name(p, area),
+                    "handler": crate::world::areas::handler_kind(handler).name(), "npc": npc(p, n),
+                    "phase": if start { "start" } else { "end" }}),
+        TraceEvent::AreaCreated { tick, area } => {
+            json!({"tick": tick, "kind": "area_created", "area": area_name(p, area)})
+        }
+        TraceEvent::AreaRemoved { tick, area } => {
+            json!({"tick": tick, "kind": "area_removed", "area": area_name(p, area)})
+        }
+        TraceEvent::EventOpen { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_open", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventLaunch { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_launch", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventEnd {
+            tick,
+            event,
+            day,
+            success,
+        } => json!({"tick": tick, "kind": "event_end", "event": story(p, event), "day": day,
+                    "outcome": if success { "success" } else { "failure" }}),
+        TraceEvent::EventExpired { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_expired", "event": story(p, event), "day": day})
+        }
+        TraceEvent::EventDead { tick, event, day } => {
+            json!({"tick": tick, "kind": "event_dead", "event": story(p, event), "day": day})
+        }
+        TraceEvent::SpeakStart {
+            tick,
+            npc: n,
+            addressee,
+            continued,
+            interrupt,
+        } => json!({"tick": tick, "kind": "speak_start", "npc": npc(p, n),
+                    "addressee": opt_npc(p, addressee), "continued": continued,
+                    "interrupt": interrupt}),
+        TraceEvent::SpeakEnd { tick, npc: n } => {
+            json!({"tick": tick, "kind": "speak_end", "npc": npc(p, n)})
+        }
+        TraceEvent::PreTrp { tick, npc: n } => {
+            json!({"tick": tick, "kind": "pre_trp", "npc": npc(p, n)})
+        }
+        TraceEvent::Trp { tick, npc: n } => json!({"tick": tick, "kind": "trp", "npc": npc(p, n)}),
+        TraceEvent::Feedback {
+            tick,
+            npc: n,
+            to,
+            positive,
+        } => json!({"tick": tick, "kind": "feedback", "npc": npc(p, n), "to": npc(p, to),
+                    "positive": positive}),
+        TraceEvent::Gaze { tick, npc: n, at } => {
+            json!({"tick": tick, "kind": "gaze", "npc": npc(p, n), "at": opt_npc(p, at)})
+        }
+        TraceEvent::Gesture { tick, npc: n, what } => {
+            json!({"tick": tick, "kind": "gesture", "npc": npc(p, n), "what": what.name()})
+        }
+        TraceEvent::GroupJoin { tick, npc: n, with } => {
+            json!({"tick": tick, "kind": "group_join", "npc": npc(p, n), "with": npc(p, with)})
+        }
+        TraceEvent::GroupLeave { tick, npc: n } => {
+            json!({"tick": tick, "kind": "group_leave", "npc": npc(p, n)})
+        }
+        TraceEvent::GroupSplit {
+            tick,
+            npc: n,
+            group,
+            parts,
+        } => json!({"tick": tick, "kind": "group_split", "npc": npc(p, n), "group": group,
+                    "parts": parts}),
+        TraceEvent::GroupMerge {
+            tick,
+            npc: n,
+            group,
+            parts,
+        } => json!({"tick": tick, "kind": "group_merge", "npc": npc(p, n), "group": group,
+                    "parts": parts}),
+        TraceEvent::Trigger {
+            tick,
+            trigger,
+            picked,
+        } => trigger_json(p, tick, trigger, picked),
+        TraceEvent::TriggerLoop { tick, trigger } => json!({"tick": tick, "kind": "trigger_loop",
+            "trigger": p.triggers.trigger_id(trigger)}),
+        TraceEvent::Door {
+            tick,
+            object,
+            action,
+        } => json!({"tick": tick, "kind": "door",
+            "object": p.objects.get(object as usize).map(|o| o.id.as_str()),
+            "action": action.name()}),
+        TraceEvent::ObjectState {
+            tick,
+            object,
+            state,
+        } => json!({"tick": tick, "kind": "object_state",
+            "object": p.objects.get(object as usize).map(|o| o.id.as_str()),
+            "state": p.sym(state)}),
+        TraceEvent::Spawn { tick, npc: n } => {
+            json!({"tick": tick, "kind": "spawn", "npc": npc(p, n)})
+        }
+        TraceEvent::Remove { tick, npc: n } => {
+            json!({"tick": tick, "kind": "remove", "npc": npc(p, n)})
+        }
+        TraceEvent::Health {
+            tick,
+            npc: n,
+            health,
+        } => json!({"tick": tick, "kind": "health", "npc": npc(p, n), "health": health}),
+        TraceEvent::Died { tick, npc: n, by } => json!({"tick": tick, "kind": "died",
+            "npc": npc(p, n), "by": (by != u32::MAX).then(|| npc(p, by))}),
+        TraceEvent::Item { tick, npc: n, item } => {
+            json!({"tick": tick, "kind": "item", "npc": npc(p, n), "item": p.sym(item)})
+        }
+        TraceEvent::LevelComplete { tick } => json!({"tick": tick, "kind": "level_complete"}),
+    }
+}
+
+pub(super) fn to_json(p: &Program, w: &World, ev: &TraceEvent) -> String {
+    trace_value_in(p, Some(w), ev).to_string()
+}
+
+/// The JSON of a `trigger` trace event: the trigger and the responses it ran.
+fn trigger_json(p: &Program, tick: u64, trigger: u32, picked: u32) -> serde_json::Value {
+    let t = p.triggers.triggers.get(trigger as usize);
+    let responses: Vec<&str> = match t {
+        Some(t) if picked == u32::MAX => t.response_names.clone(),
+        Some(t) => t
+            .response_names
+            .get(picked as usize)
+            .copied()
+            .into_iter()
+            .collect(),
+        None => Vec::new(),
+    };
+    json!({"tick": tick, "kind": "trigger", "trigger": p.triggers.trigger_id(trigger),
+           "responses": responses})
+}
+
+/// Something that happened inside a tick, in the order it happened.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DebugEvent<'a> {
+    /// An NPC's tree is about to tick.
+    NpcStart { npc: u32 },
+    /// A node is about to be ticked (`tree`: the NPC's compiled tree, `node`: its index).
+    Enter { npc: u32, tree: u32, node: u32 },
+    /// A node returned (`from` = its previous status; may equal `to`).
+    Result {
+        npc: u32,
+        tree: u32,
+        node: u32,
+        from: Status,
+        to: Status,
+    },
+    /// A blackboard variable of an NPC changed value.
+    VarChanged {
+        npc: u32,
+        slot: u32,
+        old: Value,
+        new: Value,
+    },
+    /// Anything that also goes to the trace (messages, flags, counters, areas entered, …).
+    Trace(&'a TraceEvent),
+}
+
+/// Watches a tick. Returning true pauses the simulation right after the event.
+pub trait Probe {
+    /// `env` evaluates expressions for the NPC the event concerns, when there is one.
+    fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool;
+}
+
+/// Where world-level code (movement, responses, later runtimes) reports what happens: the
+/// trace, when recording, and the debugger's probe, when watching (which may ask to pause).
+pub struct Out<'a, 'p> {
+    pub trace: Option<&'a mut Vec<TraceEvent>>,
+    pub probe: Option<&'a mut (dyn Probe + 'p)>,
+    /// Set when the probe asked to pause.
+    pub stop: bool,
+}
+
+impl Out<'_, '_> {
+    /// Reports an event; `npc` is the NPC it concerns (for breakpoint conditions).
+    pub fn emit(&mut self, p: &Program, w: &World, npc: Option<u32>, ev: TraceEvent) {
+        if self.stop {
+            return;
+        }
+        if let Some(probe) = self.probe.as_deref_mut() {
+            let env = npc.map(|npc| WorldEnv {
+                program: p,
+                world: w,
+                npc,
+            });
+            if probe.event(&DebugEvent::Trace(&ev), env.as_ref().map(|e| e as &dyn Env)) {
+                self.stop = true;
+            }
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(ev);
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Background-conversation state (SPEC §5): per character its own view of the others and
+//! of its group, counters, and the run statistics; part of the world (snapshots, hash).
+//! The algorithm is `systems::talk`.
+
+use std::collections::HashSet;
+
+use crate::pack::Personality;
+use crate::value::Vec2;
+
+/// "Nobody": no addressee, no gaze target, no cast, no group.
+pub const NONE: u32 = u32::MAX;
+
+/// Visible non-verbal behavior, for the preview.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nonverbal {
+    Nod,
+    Gesture,
+    PostureShift,
+}
+
+impl Nonverbal {
+    pub fn name(self) -> &'static str {
+        match self {
+            Nonverbal::Nod => "nod",
+            Nonverbal::Gesture => "gesture",
+            Nonverbal::PostureShift => "posture_shift",
+        }
+    }
+}
+
+/// One entry of a character's view of its group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub npc: u32,
+    /// Tick of its last sign of participation seen by the viewer.
+    pub last_active: u64,
+}
+
+/// Per-character counters, the raw material of [`metrics`].
+///
+/// `repr(C)` with the counters bumped every tick first: they share a cache line with the
+/// rest of a character's per-tick state (see [`Char`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct CharCounters {
+    /// Ticks spent speaking.
+    pub talk_ticks: u64,
+    /// Ticks spent in a conversation (its view of a group not empty).
+    pub conv_ticks: u64,
+    /// Ticks spent speaking while another member of its group spoke too.
+    pub overlap_ticks: u64,
+    /// Episodes of simultaneous speech it took part in while speaking, and how many of them
+    /// ended with it still speaking alone.
+    pub overlaps: u64,
+    pub overlaps_won: u64,
+    /// Turns taken (starts of speech that are not continuations).
+    pub turns: u64,
+    /// Segments spoken (turns plus continuations).
+    pub segments: u64,
+    /// Transition points it reached with nobody taking the turn.
+    pub unclaimed_trps: u64,
+    /// Of those, how often it went on speaking (verbosity).
+    pub continued: u64,
+    pub interruptions_made: u64,
+    pub interruptions_suffered: u64,
+    /// Positive and negative feedback signals given.
+    pub feedback_given: u64,
+    pub feedback_negative: u64,
+    pub feedback_received: u64,
+    /// Turn-claiming signals made at a pre-TRP cue.
+    pub claims: u64,
+    pub joins: u64,
+    pub leaves: u64,
+}
+
+/// One character's conversation state. Public fields are what others can perceive
+/// (`speaking`, `addressee`, `gaze`, `nonverbal`); the rest is its own view and plans.
+///
+/// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes every tick (ids,
+/// flags, clocks, the lengths of its two views, the per-tick counters) lies in the first
+/// three cache lines; the planner's and the cycle's state after them. What *other*
+/// characters read of it is also mirrored in a compact array ([`TalkState`]'s `vis`).
+#[derive(Clone, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub struct Char {
+    /// Cast its `converse` node asks for (NONE: not handed over).
+    pub want: u32,
+    /// Cast it takes part in (NONE: none).
+    pub cast: u32,
+    pub addressee: u32,
+    pub gaze: u32,
+    pub speaking: bool,
+    /// It started speaking at a TRP (overlap at a TRP is resolved by confidence).
+    pub started_at_trp: bool,
+    /// Decided at a pre-TRP cue to take the next turn.
+    pub want_turn: bool,
+    /// Speaking while another member speaks (an overlap episode is going on).
+    pub overlapping: bool,
+    /// Addressee of a planned start of speech (see `pending_start`).
+    pub pending_addressee: u32,
+    /// Group label as an observer sees it (NONE: in no group).
+    pub group: u32,
+    pub next_cycle: u64,
+    pub next_plan: u64,
+    /// Its own speech: pre-TRP cue tick, end of the segment (TRP).
+    pub pre_trp_at: u64,
+    pub segment_end: u64,
+    /// After its own TRP: until this tick it waits for someone to take the turn (0: not).
+    pub trp_wait: u64,
+    /// A start of speech planned at this tick (0: none), to `pending_addressee`.
+    pub pending_start: u64,
+    /// Its view of its group (others only); empty = not in a conversation.
+    pub members: Vec<Member>,
+    /// Members it believes are speaking.
+    pub speakers: Vec<u32>,
+    pub counters: CharCounters,
+    /// Start tick of its own speech.
+    pub speak_since: u64,
+    /// Since when nobody in its view (itself included) speaks.
+    pub silent_since: u64,
+    /// Since when more than one member speaks at once (0: not now).
+    pub multi_since: u64,
+    /// Noise heard at the last cycle (position-aware).
+    pub noise: f64,
+    /// How far it has stepped away from noise (added to its place in the group).
+    pub away: Vec2,
+    /// Last non-verbal signal and its tick.
+    pub nonverbal: Option<(Nonverbal, u64)>,
+    pub personality: Personality,
+}
+
+/// What other characters perceive of (or look up about) a character, copied from its
+/// [`Char`] into a compact array indexed by NPC: the loops over group members, message
+/// senders and grid neighbours read 20 bytes per character instead of touching the
+/// others' full state. Derived state (rebuilt with the chars, not hashed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Vis {
+    pub(crate) want: u32,
+    pub(crate) cast: u32,
+    pub(crate) addressee: u32,
+    pub(crate) gaze: u32,
+    pub(crate) speaking: bool,
+    pub(crate) in_conversation: bool,
+}
+
+impl Vis {
+    const NEW: Vis = Vis {
+        want: NONE,
+        cast: NONE,
+        addressee: NONE,
+        gaze: NONE,
+        speaking: false,
+        in_conversation: false,
+    };
+    pub(crate) fn of(c: &Char) -> Vis {
+        Vis {
+            want: c.want,
+            cast: c.cast,
+            addressee: c.addressee,
+            gaze: c.gaze,
+            speaking: c.speaking,
+            in_conversation: c.in_conversation(),
+        }
+    }
+}
+
+impl Char {
+    pub(crate) fn new() -> Char {
+        Char {
+            want: NONE,
+            cast: NONE,
+            personality: Personality::default(),
+            speaking: false,
+            addressee: NONE,
+            gaze: NONE,
+            nonverbal: None,
+            members: Vec::new(),
+            speakers: Vec::new(),
+            silent_since: 0,
+            multi_since: 0,
+            speak_since: 0,
+            pre_trp_at: 0,
+            segment_end: 0,
+            started_at_trp: false,
+            trp_wait: 0,
+            want_turn: false,
+            pending_start: 0,
+            pending_addressee: NONE,
+            overlapping: false,
+            next_cycle: 0,
+            next_plan: 0,
+            noise: 0.0,
+            away: Vec2::ZERO,
+            group: NONE,
+            counters: CharCounters::default(),
+        }
+    }
+    /// Whether `j` is in its view of the group.
+    pub fn has(&self, j: u32) -> bool {
+        self.members.iter().any(|m| m.npc == j)
+    }
+    /// Whether it is in a conversation (its view of a group is not empty).
+    pub fn in_conversation(&self) -> bool {
+        !self.members.is_empty()
+    }
+}
+
+/// Run-wide statistics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunStats {
+    /// Ticks simulated while the layer was active.
+    pub ticks: u64,
+    /// Gaps between turns, counted by bucket: < 0.25 s, < 0.5, < 1, < 2, < 4, ≥ 4 s.
+    pub gaps: [u64; 6],
+    pub gap_ticks: u64,
+    pub gap_count: u64,
+    /// Group samples (every 0.5 s): number of groups seen and their summed sizes.
+    pub group_samples: u64,
+    pub groups_seen: u64,
+    pub group_size_sum: u64,
+    pub splits: u64,
+    pub merges: u64,
+}
+
+/// Upper bounds (seconds) of the gap histogram buckets; the last one is open.
+pub const GAP_BUCKETS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// The conversation layer's state in a [`World`].
+#[derive(Clone, Debug, Default)]
+pub struct TalkState {
+    /// By NPC index.
+    pub chars: Vec<Char>,
+    /// Mirror of what others read of each char (by NPC index), kept equal to `Vis::of` of
+    /// the char by the layer: `hand_over`, the hand-over pass and after each character's
+    /// turn in [`step`] (the only places a char's visible fields change).
+    pub(crate) vis: Vec<Vis>,
+    /// By NPC index: a message may wait in its `talk` inbox (set by every delivery to that
+    /// inbox, cleared when the layer empties it). Without it the layer would look into
+    /// every NPC's inboxes every tick: a pointer chase per character, the largest single
+    /// cost of the layer at 10,000 characters.
+    pub(crate) mail: Vec<bool>,
+    pub stats: RunStats,
+    pub next_label: u32,
+    /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
+    pub(crate) scratch: Scratch,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) cell: f64,
+    pub(crate) mask: usize,
+    pub(crate) starts: Vec<u32>,
+    pub(crate) items: Vec<u32>,
+    pub(crate) parent: Vec<u32>,
+    pub(crate) fill: Vec<u32>,
+    pub(crate) triples: Vec<(u32, u32, u32)>,
+    pub(crate) counts: Vec<(u32, u32, u32)>,
+    pub(crate) sort_tmp: Vec<(u32, u32, u32)>,
+    pub(crate) hist: Vec<u32>,
+    pub(crate) taken: HashSet<u32>,
+    pub(crate) root_label: Vec<u32>,
+}
+
+impl TalkState {
+    pub fn new(npcs: usize) -> TalkState {
+        TalkState {
+            chars: (0..npcs).map(|_| Char::new()).collect(),
+            vis: vec![Vis::NEW; npcs],
+            mail: vec![false; npcs],
+            stats: RunStats::default(),
+            next_label: 0,
+            scratch: Scratch::default(),
+        }
+    }
+    /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
+    /// scripted messages): the layer looks into that inbox on its next step.
+    pub(crate) fn note_mail(&mut self, npc: u32) {
+        if let Some(m) = self.mail.get_mut(npc as usize) {
+            *m = true;
+        }
+    }
+    /// Called by the `converse` node through the NPC's host.
+    pub(crate) fn hand_over(&mut self, npc: u32, cast: u32, on: bool) {
+        if let Some(c) = self.chars.get_mut(npc as usize) {
+            if on {
+                c.want = cast;
+            } else if c.want == cast {
+                c.want = NONE;
+            }
+            self.vis[npc as usize].want = c.want;
+        }
+    }
+}

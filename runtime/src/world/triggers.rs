@@ -1,0 +1,246 @@
+//! Trigger state (SPEC §4): latches, firing memory, reloads and the events triggers wait
+//! for; part of the world (a clone is a snapshot; hashed). Also the readers the pass and
+//! the responses share (spawned copies, positions as conditions see them).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::program::Program;
+use crate::program::triggers::{Key, Who};
+use crate::value::{EntityId, Sym, Vec2};
+
+use super::World;
+
+/// Most queued events / moved NPCs kept between passes (bounded memory).
+pub const MAX_FEED: usize = 1 << 20;
+
+impl Who {
+    pub fn matches(self, w: &World, npc: u32) -> bool {
+        match self {
+            Who::Any => true,
+            Who::Npc(x) => w.npcs.get(npc as usize).is_some_and(|n| n.proto == x),
+        }
+    }
+}
+
+/// Something that happened in the world that conditions may wait for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WorldEvent {
+    Enter {
+        npc: u32,
+        area: u32,
+    },
+    Exit {
+        npc: u32,
+        area: u32,
+    },
+    Received {
+        npc: u32,
+        message: Sym,
+    },
+    /// `by`: killer NPC, `u32::MAX` = none.
+    Died {
+        npc: u32,
+        by: u32,
+    },
+}
+
+/// Run-time state of every trigger: part of the world (a clone is a snapshot; hashed).
+#[derive(Clone, Debug, Default)]
+pub struct TriggerState {
+    // ---- per trigger ----
+    pub value: Vec<bool>,
+    /// True since it last fired (it fires again only after going false).
+    pub holding: Vec<bool>,
+    pub spent: Vec<bool>,
+    pub reload_until: Vec<u64>,
+    pub fires: Vec<u32>,
+    /// Tick it last fired, `u64::MAX` = never.
+    pub last_fired: Vec<u64>,
+    pub(crate) fired_pass: Vec<u64>,
+    pub(crate) reset_pass: Vec<u64>,
+    pub(crate) loop_reported: Vec<bool>,
+    pub(crate) is_dirty: Vec<bool>,
+    pub(crate) dirty: Vec<u32>,
+    // ---- per leaf ----
+    /// One-off latches, and the last value seen of polled conditions.
+    pub latch: Vec<bool>,
+    /// NPCs inside, for area/radius/rectangle conditions.
+    pub count: Vec<u32>,
+    /// Tick the value last changed / was last evaluated, `u64::MAX` = never.
+    pub changed: Vec<u64>,
+    pub evaluated: Vec<u64>,
+    // ---- world side ----
+    pub(crate) reloads: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Events waiting for the next pass.
+    pub(crate) feed: Vec<WorldEvent>,
+    /// NPCs that moved (or appeared/disappeared) since the last pass.
+    pub(crate) moved: Vec<u32>,
+    /// Per NPC: sensors it is inside, sorted.
+    pub(crate) inside: Vec<Vec<u32>>,
+    pub(crate) flags_seen: Vec<bool>,
+    pub(crate) counters_seen: Vec<i64>,
+    /// Per declared NPC: its spawned copies.
+    pub copies: Vec<Vec<u32>>,
+    pub(crate) pass: u64,
+    pub(crate) started: bool,
+    pub level_complete: bool,
+}
+
+impl TriggerState {
+    pub fn new(p: &Program) -> TriggerState {
+        let tp = &p.triggers;
+        let (t, l) = (tp.triggers.len(), tp.leaves.len());
+        TriggerState {
+            value: vec![false; t],
+            holding: vec![false; t],
+            spent: vec![false; t],
+            reload_until: vec![0; t],
+            fires: vec![0; t],
+            last_fired: vec![u64::MAX; t],
+            fired_pass: vec![0; t],
+            reset_pass: vec![0; t],
+            loop_reported: vec![false; t],
+            is_dirty: vec![false; t],
+            latch: vec![false; l],
+            count: vec![0; l],
+            changed: vec![u64::MAX; l],
+            evaluated: vec![u64::MAX; l],
+            copies: vec![Vec::new(); p.npcs.len()],
+            ..TriggerState::default()
+        }
+    }
+
+    /// Feeds every field to a hasher, in a fixed order.
+    pub fn hash_words(&self, h: &mut dyn FnMut(u64)) {
+        let bools = |h: &mut dyn FnMut(u64), v: &[bool]| {
+            h(v.len() as u64);
+            for &b in v {
+                h(b as u64);
+            }
+        };
+        let words = |h: &mut dyn FnMut(u64), v: &[u64]| {
+            h(v.len() as u64);
+            for &x in v {
+                h(x);
+            }
+        };
+        bools(h, &self.value);
+        bools(h, &self.holding);
+        bools(h, &self.spent);
+        words(h, &self.reload_until);
+        for &f in &self.fires {
+            h(f as u64);
+        }
+        words(h, &self.last_fired);
+        words(h, &self.fired_pass);
+        words(h, &self.reset_pass);
+        bools(h, &self.loop_reported);
+        bools(h, &self.latch);
+        for &c in &self.count {
+            h(c as u64);
+        }
+        words(h, &self.changed);
+        words(h, &self.evaluated);
+        let mut reloads: Vec<(u64, u32)> = self.reloads.iter().map(|r| r.0).collect();
+        reloads.sort_unstable();
+        h(reloads.len() as u64);
+        for (at, t) in reloads {
+            h(at);
+            h(t as u64);
+        }
+        h(self.feed.len() as u64);
+        for e in &self.feed {
+            match *e {
+                WorldEvent::Enter { npc, area } => [1, npc as u64, area as u64],
+                WorldEvent::Exit { npc, area } => [2, npc as u64, area as u64],
+                WorldEvent::Received { npc, message } => [3, npc as u64, message.0 as u64],
+                WorldEvent::Died { npc, by } => [4, npc as u64, by as u64],
+            }
+            .into_iter()
+            .for_each(&mut *h);
+        }
+        h(self.moved.len() as u64);
+        for &m in &self.moved {
+            h(m as u64);
+        }
+        h(self.inside.len() as u64);
+        for v in &self.inside {
+            h(v.len() as u64);
+            for &s in v {
+                h(s as u64);
+            }
+        }
+        bools(h, &self.flags_seen);
+        h(self.counters_seen.len() as u64);
+        for &c in &self.counters_seen {
+            h(c as u64);
+        }
+        for v in &self.copies {
+            h(v.len() as u64);
+            for &c in v {
+                h(c as u64);
+            }
+        }
+        h(self.pass);
+        h(self.started as u64);
+        h(self.level_complete as u64);
+    }
+}
+
+/// Queues a world event for the triggers that listen to its kind (nothing when none does).
+pub fn report(p: &Program, st: &mut TriggerState, ev: WorldEvent) {
+    let tp = &p.triggers;
+    let wanted = match ev {
+        WorldEvent::Enter { area, .. } | WorldEvent::Exit { area, .. } => {
+            tp.listeners.contains_key(&Key::Area(area))
+        }
+        WorldEvent::Received { .. } => tp.wants_messages,
+        WorldEvent::Died { .. } => tp.wants_deaths,
+    };
+    if wanted && st.feed.len() < MAX_FEED {
+        st.feed.push(ev);
+    }
+}
+
+/// Notes that an NPC moved (radius and rectangle conditions look at it in the next pass).
+pub fn moved(p: &Program, st: &mut TriggerState, npc: u32) {
+    if !p.triggers.sensors.is_empty() && st.moved.len() < MAX_FEED {
+        st.moved.push(npc);
+    }
+}
+
+pub(crate) fn dirty(st: &mut TriggerState, t: u32) {
+    if let Some(d) = st.is_dirty.get_mut(t as usize)
+        && !*d
+    {
+        *d = true;
+        st.dirty.push(t);
+    }
+}
+
+/// Live NPCs a declared NPC id designates: itself and its spawned copies.
+pub fn live_copies(p: &Program, w: &World, npc: u32) -> Vec<u32> {
+    let _ = p;
+    let mut v = Vec::new();
+    if w.npcs.get(npc as usize).is_some_and(|n| !n.removed) {
+        v.push(npc);
+    }
+    if let Some(c) = w.triggers.copies.get(npc as usize) {
+        v.extend(c.iter().copied().filter(|&i| !w.npcs[i as usize].removed));
+    }
+    v
+}
+
+pub(crate) fn position(p: &Program, w: &World, e: EntityId) -> Option<Vec2> {
+    match e {
+        EntityId::Npc(i) => w
+            .npcs
+            .get(i as usize)
+            .filter(|n| !n.removed)
+            .map(|_| w.pos[i as usize]),
+        EntityId::Object(o) => p.objects.get(o as usize).map(|o| o.pos),
+        EntityId::Area(a) => p.areas.get(a as usize).map(|a| a.center()),
+        EntityId::None => None,
+    }
+}
