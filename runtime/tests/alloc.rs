@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use townsfolk_runtime::Session;
+use townsfolk_runtime::bt::Status;
+use townsfolk_runtime::expr::Env;
 use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
+use townsfolk_runtime::trace::{DebugEvent, Probe};
 use townsfolk_runtime::value::{Type, Value};
 
 /// Wraps the system allocator; counts allocations (and reallocations) made by a thread while
@@ -261,9 +264,65 @@ fn smart_area_ticks_without_adoptions_do_not_allocate() {
     // 05:30 start; the 6-step NPCs start eating at 06:00 (tick 30), everyone else sleeps
     // until 07:00 (tick 90): ticks 40..85 change no behavior.
     s.run(40);
+    let mut twin = s.clone();
     let n = allocations(|| s.run(45));
     assert_eq!(
         n, 0,
         "45 steady ticks of the daily-life town made {n} heap allocations"
     );
+    // The same 45 ticks again on a twin, watched (the run is deterministic: same hash at the
+    // end): the pubs' brains ticked and the crime-scene request nodes (`…_flee`) were asked
+    // and failed every tick, so the zero above covers that work.
+    struct Watch {
+        program: std::sync::Arc<townsfolk_runtime::Program>,
+        brain_nodes: usize,
+        failed_requests: usize,
+    }
+    impl Probe for Watch {
+        fn event(&mut self, ev: &DebugEvent<'_>, _env: Option<&dyn Env>) -> bool {
+            match *ev {
+                DebugEvent::Enter { tree, node, .. }
+                    if self.program.node_origin(tree, node as usize).0 == "pub_brain" =>
+                {
+                    self.brain_nodes += 1;
+                }
+                DebugEvent::Result {
+                    tree,
+                    node,
+                    to: Status::Failure,
+                    ..
+                } if self
+                    .program
+                    .node_origin(tree, node as usize)
+                    .1
+                    .ends_with("_flee") =>
+                {
+                    self.failed_requests += 1;
+                }
+                _ => {}
+            }
+            false
+        }
+    }
+    let mut watch = Watch {
+        program: twin.program().clone(),
+        brain_nodes: 0,
+        failed_requests: 0,
+    };
+    for _ in 0..45 {
+        assert!(twin.step_probed(&mut watch));
+    }
+    // Everyone but the thug (the townsfolk and the innkeepers) asks every tick.
+    assert_eq!(
+        watch.failed_requests,
+        45 * 7,
+        "failed crime-scene requests in 45 ticks"
+    );
+    // Two pubs, a brain run every 0.5 s (5 ticks): 9 runs each.
+    assert!(
+        watch.brain_nodes >= 2 * 9,
+        "pub brain nodes entered in 45 ticks: {}",
+        watch.brain_nodes
+    );
+    assert_eq!(twin.hash(), s.hash(), "the twin ran the same ticks");
 }

@@ -14,7 +14,8 @@ fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) ->
           "objects": [{{"id": "rock", "pos": [5, 0], "radius": 0}}],
           "npcs": [{{"id": "npc", "pos": [0, 0], "speed": 10, "tree": "t", "tags": ["hero"]}},
                    {{"id": "other", "pos": [50, 50], "speed": 0, "tree": "idle"}}]}},
-        "areas": [{{"id": "zone", "shape": {{"rect": {{"min": [-1, -1], "max": [1, 1]}}}}}}],
+        "areas": [{{"id": "zone", "shape": {{"rect": {{"min": [-1, -1], "max": [1, 1]}}}}}},
+                  {{"id": "yard", "shape": {{"rect": {{"min": [20, -4], "max": [30, 4]}}}}}}],
         "trees": [{{"id": "t", "blackboard": {{{blackboard}}}, "root": {root}}},
                   {{"id": "idle", "root": {{"id": "i", "type": "wait", "seconds": 1000}}}}
                   {extra_trees}]}}"#
@@ -560,4 +561,127 @@ fn halted_memory_sequence_restarts_from_first_child() {
         Value::Int(2),
         "reset by the halt: runs `one` again"
     );
+}
+
+#[test]
+fn cooldown_keeps_its_clock_across_halts() {
+    // The cooldown finishes its child at tick 1; the memory sequence holding it is halted by
+    // the reactive one at tick 3 (halting resets everything under it but cooldowns). Let in
+    // again at tick 5, the sequence starts over and the cooldown still blocks it until 10
+    // ticks after tick 1.
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "c", "type": "condition", "expr": "a"},
+            {"id": "inner", "type": "sequence", "children": [
+                {"id": "cd", "type": "cooldown", "seconds": 1, "children": [
+                    {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]},
+                {"id": "w", "type": "wait", "seconds": 100}]}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    assert_eq!(status(&s, "w"), Status::Running);
+    s.step();
+    set(&mut s, "a", Value::Bool(false));
+    s.run(2);
+    assert_eq!(status(&s, "inner"), Status::Idle, "halted");
+    assert_eq!(status(&s, "cd"), Status::Idle, "halted");
+    set(&mut s, "a", Value::Bool(true));
+    s.step();
+    assert_eq!(
+        status(&s, "cd"),
+        Status::Failure,
+        "still cooling down after the halt"
+    );
+    s.run(5);
+    assert_eq!(s.tick(), 10);
+    assert_eq!(var(&s, "x"), Value::Int(1));
+    s.step();
+    assert_eq!(
+        var(&s, "x"),
+        Value::Int(2),
+        "free again 10 ticks after tick 1"
+    );
+    assert_eq!(status(&s, "w"), Status::Running);
+}
+
+#[test]
+fn parallel_halted_mid_run_resets_and_starts_over() {
+    // `inc` succeeds at once and is not re-run while the parallel waits for `w` (needs both);
+    // the walk runs beside them. Halted by the reactive sequence: every child stops, the
+    // walk ends, and the parallel forgets which children had finished.
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "c", "type": "condition", "expr": "a"},
+            {"id": "par", "type": "parallel", "success_threshold": 3, "children": [
+                {"id": "inc", "type": "set", "var": "x", "value": "x + 1"},
+                {"id": "w", "type": "wait", "seconds": 1},
+                {"id": "walk", "type": "move_to", "target": {"point": [90, 0]}}]}]}"#,
+        AB,
+    );
+    s.run(3);
+    assert_eq!(
+        var(&s, "x"),
+        Value::Int(1),
+        "a finished child is not re-run"
+    );
+    assert_eq!(status(&s, "par"), Status::Running);
+    assert!(s.world().npcs[0].target.is_some());
+    set(&mut s, "a", Value::Bool(false));
+    s.step();
+    for id in ["par", "inc", "w", "walk"] {
+        assert_eq!(status(&s, id), Status::Idle, "{id} halted");
+    }
+    assert!(s.world().npcs[0].target.is_none(), "halting stops the walk");
+    let stopped_at = s.world().pos[0];
+    s.step();
+    assert_eq!(s.world().pos[0], stopped_at, "it stays where it stopped");
+    set(&mut s, "a", Value::Bool(true));
+    s.step();
+    assert_eq!(
+        var(&s, "x"),
+        Value::Int(2),
+        "started over: `inc` runs again"
+    );
+    assert_eq!(status(&s, "w"), Status::Running);
+    // The wait starts over too: 10 more ticks, not what was left of the first run.
+    s.run(8);
+    assert_eq!(status(&s, "w"), Status::Running);
+    s.run(2);
+    assert_eq!(status(&s, "w"), Status::Success);
+    assert_eq!(var(&s, "x"), Value::Int(2));
+}
+
+#[test]
+fn move_to_an_object_then_an_area() {
+    // The rock stands at (5, 0); the yard's centre is (25, 0). Speed 10, dt 0.1: 1 unit a
+    // tick.
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "to_rock", "type": "move_to", "target": {"object": "rock"}, "tolerance": 0.1},
+            {"id": "to_yard", "type": "move_to", "target": {"area": "yard"}, "tolerance": 0.1}]}"#,
+        "",
+    );
+    let at =
+        |s: &Session, x: f64| s.world().pos[0].distance(crate::value::Vec2::new(x, 0.0)) < 1e-9;
+    s.run(5);
+    assert!(at(&s, 5.0), "at the rock: {:?}", s.world().pos[0]);
+    assert_eq!(
+        status(&s, "to_rock"),
+        Status::Running,
+        "arrival is seen next tick"
+    );
+    s.step();
+    assert_eq!(status(&s, "to_rock"), Status::Success);
+    assert_eq!(status(&s, "to_yard"), Status::Running);
+    assert!(
+        at(&s, 6.0),
+        "on to the yard's centre: {:?}",
+        s.world().pos[0]
+    );
+    s.run(19);
+    assert!(at(&s, 25.0), "at the yard's centre: {:?}", s.world().pos[0]);
+    assert_eq!(status(&s, "to_yard"), Status::Running);
+    s.step();
+    assert_eq!(root_status(&s), Status::Success);
 }

@@ -95,6 +95,19 @@ fn condition_breakpoint_hits_when_it_first_holds() {
         }
     }
     let first = first.expect("guard_2 rests");
+    // The next tick at which it becomes true again, after being false in between.
+    let mut was_false = false;
+    let mut again_at = None;
+    while again_at.is_none() && s.tick() < first + 20_000 {
+        s.step();
+        let holds = bb(&s, "guard_2", "fatigue").as_f64() < 0.05;
+        if !holds {
+            was_false = true;
+        } else if was_false {
+            again_at = Some(s.tick());
+        }
+    }
+    let again_at = again_at.expect("guard_2 rests a second time within 20,000 ticks");
     let mut d = debugger(4);
     let mut bp = def(BreakOn::Condition);
     bp.condition = Some("fatigue < 0.05".into());
@@ -106,10 +119,12 @@ fn condition_breakpoint_hits_when_it_first_holds() {
     assert_eq!(b.tick, first);
     assert!(bb(d.session(), "guard_2", "fatigue").as_f64() < 0.05);
     assert!(b.reason.contains("became true"), "{}", b.reason);
-    // It hits again only after it was false in between.
-    if let Stop::Breakpoint(again) = d.continue_for(3000) {
-        assert!(again.tick > first);
-    }
+    // It hits again only after it was false in between: at the first such tick.
+    let Stop::Breakpoint(again) = d.continue_for(20_000) else {
+        panic!("no second hit (expected at tick {again_at})");
+    };
+    assert_eq!(again.tick, again_at);
+    assert_eq!(d.breakpoints()[0].hits, 2);
 }
 
 #[test]
@@ -323,46 +338,112 @@ fn snapshots_respect_the_memory_cap() {
 #[test]
 fn protocol_survives_garbage_and_answers_every_line() {
     let mut d = debugger(1);
-    let lines = [
-        "",
-        "# a comment",
-        "garbage",
-        "[1, 2]",
-        "{}",
-        "{\"cmd\": 5}",
-        "{\"cmd\": \"nope\"}",
-        "{\"cmd\": \"break\"}",
-        "{\"cmd\": \"break\", \"on\": \"node\", \"tree\": 3}",
-        "{\"cmd\": \"delete\", \"id\": \"x\"}",
-        "{\"cmd\": \"delete\", \"id\": 99}",
-        "{\"cmd\": \"continue\", \"ticks\": -1}",
-        "{\"cmd\": \"step\", \"kind\": \"sideways\"}",
-        "{\"cmd\": \"step\", \"npc\": \"nobody\"}",
-        "{\"cmd\": \"back\", \"kind\": \"to_tick\"}",
-        "{\"cmd\": \"back\", \"kind\": \"to_tick\", \"tick\": 99999}",
-        "{\"cmd\": \"inspect\", \"npc\": 12}",
-        "{\"cmd\": \"trace\", \"last\": \"many\"}",
-        "\u{0}\u{1}\u{ffff}",
-        "{\"cmd\": \"run\", \"ticks\": 3}",
-        "{\"cmd\": \"back\", \"kind\": \"node\"}",
-        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
-        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
-        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
-        "{\"cmd\": \"back\", \"kind\": \"tick\"}",
-        "{\"cmd\": \"back\", \"kind\": \"node\"}",
+    // Each line, and what its reply must hold: `Err(words)` is `"ok": false` with an error
+    // containing the words; `Ok((stopped, tick))` is `"ok": true` stopped there; `None` is no
+    // reply at all.
+    type Want = Option<Result<(&'static str, u64), &'static str>>;
+    let lines: [(&str, Want); 28] = [
+        ("", None),
+        ("# a comment", None),
+        ("garbage", Some(Err("not a JSON command"))),
+        ("[1, 2]", Some(Err("a command is a JSON object"))),
+        ("{}", Some(Err("missing \"cmd\""))),
+        ("{\"cmd\": 5}", Some(Err("\"cmd\""))),
+        ("{\"cmd\": \"nope\"}", Some(Err("unknown command `nope`"))),
+        ("{\"cmd\": \"break\"}", Some(Err("missing field `on`"))),
+        (
+            "{\"cmd\": \"break\", \"on\": \"node\", \"tree\": 3}",
+            Some(Err("expected a string")),
+        ),
+        (
+            "{\"cmd\": \"delete\", \"id\": \"x\"}",
+            Some(Err("must be a breakpoint id")),
+        ),
+        (
+            "{\"cmd\": \"delete\", \"id\": 99}",
+            Some(Err("no breakpoint 99")),
+        ),
+        (
+            "{\"cmd\": \"continue\", \"ticks\": -1}",
+            Some(Err("non-negative integer, found -1")),
+        ),
+        (
+            "{\"cmd\": \"step\", \"kind\": \"sideways\"}",
+            Some(Err("unknown step kind `sideways`")),
+        ),
+        (
+            "{\"cmd\": \"step\", \"npc\": \"nobody\"}",
+            Some(Err("unknown NPC `nobody`")),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"to_tick\"}",
+            Some(Err("needs `tick`")),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"to_tick\", \"tick\": 99999}",
+            Some(Err("ahead of the last completed tick 0")),
+        ),
+        (
+            "{\"cmd\": \"inspect\", \"npc\": 12}",
+            Some(Err("must be an NPC id, found 12")),
+        ),
+        (
+            "{\"cmd\": \"trace\", \"last\": \"many\"}",
+            Some(Err("non-negative integer")),
+        ),
+        ("\u{0}\u{1}\u{ffff}", Some(Err("not a JSON command"))),
+        (
+            "{\"cmd\": \"run\", \"ticks\": 3}",
+            Some(Ok(("tick_end", 3))),
+        ),
+        // One node back from the end of tick 3: the last node entered in tick 3.
+        (
+            "{\"cmd\": \"back\", \"kind\": \"node\"}",
+            Some(Ok(("step", 3))),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+            Some(Ok(("tick_end", 2))),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+            Some(Ok(("tick_end", 1))),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+            Some(Ok(("tick_end", 0))),
+        ),
+        // Nothing before tick 0: it stays there.
+        (
+            "{\"cmd\": \"back\", \"kind\": \"tick\"}",
+            Some(Ok(("tick_end", 0))),
+        ),
+        (
+            "{\"cmd\": \"back\", \"kind\": \"node\"}",
+            Some(Ok(("not_found", 0))),
+        ),
+        ("{\"cmd\": \"tick\"}", Some(Ok(("", 0)))),
+        ("{\"cmd\": \"tick\"", Some(Err("not a JSON command"))),
     ];
-    let mut replies = 0;
-    for line in lines {
-        if let Some(r) = protocol::handle_line(&mut d, line) {
-            replies += 1;
-            assert!(r.get("ok").is_some(), "{line} -> {r}");
+    for (line, want) in lines {
+        let r = protocol::handle_line(&mut d, line);
+        match (want, r) {
+            (None, None) => {}
+            (Some(Err(words)), Some(r)) => {
+                assert_eq!(r["ok"], false, "{line} -> {r}");
+                let e = r["error"].as_str().unwrap_or("");
+                assert!(e.contains(words), "{line} -> {r}: no `{words}`");
+            }
+            (Some(Ok((stopped, tick))), Some(r)) => {
+                assert_eq!(r["ok"], true, "{line} -> {r}");
+                if !stopped.is_empty() {
+                    assert_eq!(r["stopped"], stopped, "{line} -> {r}");
+                }
+                assert_eq!(r["tick"], tick, "{line} -> {r}");
+            }
+            (want, r) => panic!("{line}: expected {want:?}, got {r:?}"),
         }
     }
-    assert_eq!(
-        replies,
-        lines.len() - 2,
-        "blank lines and comments get no reply"
-    );
     assert_eq!(d.tick(), 0);
 }
 

@@ -251,3 +251,86 @@ fn a_trigger_starts_a_story_event_and_creates_a_dynamic_area() {
     );
     assert!(s.world().dyn_areas.is_empty());
 }
+
+/// SPEC §6: one tick runs clock, triggers, story, area brains, NPC trees, conversations,
+/// movement, in that order. A flag a tree sets at tick t is seen by triggers at t + 1; what
+/// a trigger's response sets at tick t is seen by the trees at t; an area entered by walking
+/// at tick t (movement) fires its trigger at t + 1; an area brain's variable set at tick t is
+/// read by the trees at t.
+#[test]
+fn tick_phases_run_in_the_spec_order() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "phases",
+      "world": {"dt": 0.1, "bounds": {"min": [-10, -10], "max": [100, 100]},
+        "flags": {"tree_set": false, "trigger_set": false, "tree_saw": false, "inside": false},
+        "npcs": [{"id": "n", "pos": [0, 0], "speed": 10, "tree": "t"},
+                 {"id": "walker", "pos": [0, 20], "speed": 10, "tree": "walk"}]},
+      "trees": [
+        {"id": "t", "root": {"id": "root", "type": "selector", "reactive": true, "children": [
+          {"id": "saw", "type": "sequence", "children": [
+            {"id": "c", "type": "condition", "expr": "flags.trigger_set"},
+            {"id": "s1", "type": "set", "var": "flags.tree_saw", "value": "true"},
+            {"id": "w", "type": "wait", "seconds": 1000}]},
+          {"id": "s0", "type": "set", "var": "flags.tree_set", "value": "true"}]}},
+        {"id": "walk", "root": {"id": "m", "type": "move_to", "target": {"point": [20, 20]}}},
+        {"id": "brain", "root": {"id": "b", "type": "set", "var": "area.beat", "value": "area.beat + 1"}},
+        {"id": "reader", "blackboard": {"beat": {"type": "int"}},
+         "root": {"id": "r", "type": "set", "var": "beat", "value": "area.beat"}}],
+      "areas": [
+        {"id": "A", "shape": {"rect": {"min": [5, 15], "max": [10, 25]}}},
+        {"id": "B", "shape": {"rect": {"min": [-5, -5], "max": [5, 5]}},
+         "vars": {"beat": {"type": "int"}}, "brain": {"tree": "brain", "every_seconds": 0.1}}],
+      "triggers": [{"id": "s", "triggers": [
+        {"id": "on_tree", "when": {"type": "flag", "flag": "tree_set"},
+         "responses": [{"do": "set_flag", "flag": "trigger_set", "value": true}]},
+        {"id": "on_enter", "when": {"type": "in_area", "who": "walker", "area": "A"},
+         "responses": [{"do": "set_flag", "flag": "inside", "value": true}]}]}]}"#;
+    let l = load_str(text);
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    let mut pack = l.pack.expect("pack");
+    // A third NPC, standing in B, reads the brain's variable into its blackboard.
+    let mut reader = pack.world.npcs[0].clone();
+    reader.id = "reader".into();
+    reader.tree = "reader".into();
+    pack.world.npcs.push(reader);
+    let mut s = Session::from_pack(&pack, 1).expect("session");
+    s.set_tracing(true);
+    let mut seen = Vec::new();
+    let mut beats = Vec::new();
+    for _ in 0..8 {
+        s.step();
+        for e in s.trace() {
+            let v = crate::trace::trace_value(s.program(), e);
+            match v["kind"].as_str() {
+                Some("flag") => seen.push(format!("{} flag {}", v["tick"], v["name"])),
+                Some("trigger") => seen.push(format!("{} trigger {}", v["tick"], v["trigger"])),
+                Some("enter") if v["npc"] == "walker" => {
+                    seen.push(format!("{} enter {}", v["tick"], v["area"]))
+                }
+                _ => {}
+            }
+        }
+        s.clear_trace();
+        let slot = s.program().blackboard.get("beat").expect("beat") as usize;
+        let area_slot = s.program().area_vars.get("beat").expect("beat") as usize;
+        beats.push((
+            s.world().npcs[2].blackboard[slot].as_i64(),
+            s.world().area_vars[1][area_slot].as_i64(),
+        ));
+    }
+    let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    assert_eq!(
+        seen,
+        [
+            "1 flag \"tree_set\"",
+            "2 trigger \"s/on_tree\"",
+            "2 flag \"trigger_set\"",
+            "2 flag \"tree_saw\"",
+            "5 enter \"A\"",
+            "6 trigger \"s/on_enter\"",
+            "6 flag \"inside\"",
+        ]
+    );
+    // The brain runs before the trees: the reader sees this tick's beat.
+    assert!(beats.iter().all(|&(read, beat)| read == beat), "{beats:?}");
+    assert_eq!(beats[7].1, 8, "{beats:?}");
+}

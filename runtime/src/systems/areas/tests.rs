@@ -228,42 +228,51 @@ fn handlers_are_queued_and_run_one_at_a_time_without_the_brain() {
         npc("b", 9.0, 16.0, "walk_in", "")
     );
     let mut s = town(&npcs, trees, pub_a, 1);
-    let mut log = Vec::new();
-    for _ in 0..20 {
-        s.step();
-        let slot = |n: &str| s.program().area_vars.get(n).expect("var") as usize;
-        let count = s.world().area_vars[1][slot("count")];
-        let brain = s.world().area_vars[1][slot("brain_ticks")];
-        for e in events(&mut s) {
-            if e["kind"] == "handler" {
-                log.push(format!("{} {} {}", e["tick"], e["npc"], e["phase"]));
-            }
-        }
-        log.push(format!("{:?} {:?}", count, brain));
-    }
-    let handler_lines: Vec<&String> = log.iter().filter(|l| l.contains('"')).collect();
-    // Both enter on the same tick; the second handler starts only when the first ended.
-    assert_eq!(handler_lines.len(), 4, "{log:#?}");
-    assert!(handler_lines[0].ends_with("\"a\" \"start\""));
-    assert!(handler_lines[1].ends_with("\"a\" \"end\""));
-    assert!(handler_lines[2].ends_with("\"b\" \"start\""));
-    assert!(handler_lines[3].ends_with("\"b\" \"end\""));
-    // The brain does not tick while handlers are pending.
-    let brain_ticks = |line: &str| line.to_string();
-    let during: Vec<String> = log
-        .windows(2)
-        .filter(|w| w[0].contains("start"))
-        .map(|w| brain_ticks(&w[1]))
-        .collect();
-    assert!(!during.is_empty());
-    let var = |n: &str| {
+    let var = |s: &Session, n: &str| {
         s.world().area_vars[1][s.program().area_vars.get(n).expect("var") as usize].as_i64()
     };
-    assert_eq!(var("count"), 2, "both greeted");
+    // Per tick: the handler events ("a start", …) and the brain's counter after the tick.
+    let mut ticks: Vec<(Vec<String>, i64)> = Vec::new();
+    for _ in 0..20 {
+        s.step();
+        let handler: Vec<String> = events(&mut s)
+            .iter()
+            .filter(|e| e["kind"] == "handler")
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["npc"].as_str().unwrap_or("?"),
+                    e["phase"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        ticks.push((handler, var(&s, "brain_ticks")));
+    }
+    let handler_lines: Vec<&String> = ticks.iter().flat_map(|t| &t.0).collect();
+    // Both enter on the same tick; the second handler starts only when the first ended.
+    assert_eq!(
+        handler_lines,
+        ["a start", "a end", "b start", "b end"],
+        "{ticks:?}"
+    );
+    // The brain does not tick while handlers are pending: in every tick that ends with a
+    // handler started and not ended, the brain's counter stays put; in every other tick it
+    // counts one.
+    let mut pending = 0i32;
+    let mut last = 0;
+    for (t, (handler, brain)) in ticks.iter().enumerate() {
+        for h in handler {
+            pending += if h.ends_with("start") { 1 } else { -1 };
+        }
+        let want = if pending > 0 { 0 } else { 1 };
+        assert_eq!(brain - last, want, "tick {}: {ticks:?}", t + 1);
+        last = *brain;
+    }
+    assert_eq!(var(&s, "count"), 2, "both greeted");
     // A's run spans 4 ticks (3 waiting, 1 ending), B's starts in the tick A's ends and
     // spans 4 more: the brain is skipped for the 6 ticks in which a handler is left pending.
     assert_eq!(
-        var("brain_ticks"),
+        var(&s, "brain_ticks"),
         20 - 6,
         "the brain skipped the ticks with handlers"
     );
@@ -509,13 +518,246 @@ fn daily_life_follows_each_cycle_in_order_at_the_right_places() {
         .collect();
     let mut order = steps.clone();
     order.dedup();
-    assert_eq!(
-        order,
-        ["sleep", "eat", "work", "shop", "work", order[5], "sleep"],
+    assert_eq!(order.len(), 7, "{cy}");
+    assert_eq!(order[..5], ["sleep", "eat", "work", "shop", "work"], "{cy}");
+    assert_eq!(order[6], "sleep", "{cy}");
+    // Fun: whatever the pub hands out (drink, a round, cards), at one of the pubs.
+    assert!(
+        ["drink", "round", "cards"].contains(&order[5])
+            && (cy.contains(&format!("{}@pub_red", order[5]))
+                || cy.contains(&format!("{}@pub_blue", order[5]))),
         "{cy}"
     );
     assert!(cy.contains("shop@market") && cy.contains("work@smithy") && cy.contains("@home_cy"));
     // The innkeepers tend their own bars.
     assert!(day("red_keeper").contains("tend_bar@pub_red"));
     assert!(day("blue_keeper").contains("tend_bar@pub_blue"));
+}
+
+/// Handler trees that count their runs (`counters.on_adopt`, …), and the waiting asker `b`.
+const COUNTING_HANDLERS: &str = r#",
+    {"id": "h_adopt", "root": {"id": "ha", "type": "set", "var": "counters.on_adopt", "value": "counters.on_adopt + 1"}},
+    {"id": "h_drop", "root": {"id": "hd", "type": "set", "var": "counters.on_drop", "value": "counters.on_drop + 1"}},
+    {"id": "drink_only", "root": {"id": "ask_drink", "type": "request", "forbid": ["fun"]}}"#;
+
+fn counter(s: &Session, name: &str) -> i64 {
+    s.program()
+        .counters
+        .get(name)
+        .map_or(0, |c| s.world().counters[c as usize])
+}
+
+/// A request node halted while it holds a behavior (reactive preemption, a timeout, a guard):
+/// the behavior is dropped as "interrupted", its slot is freed (another NPC gets it), and
+/// OnDrop runs after OnAdopt.
+#[test]
+fn halting_a_request_node_interrupts_its_behavior() {
+    let variants = [
+        // Reactive preemption: `rich` turns true at tick 3.
+        (
+            "reactive",
+            r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+                {"id": "busy", "type": "sequence", "children": [
+                    {"id": "is_rich", "type": "condition", "expr": "rich"},
+                    {"id": "hold", "type": "wait", "seconds": 1000}]},
+                {"id": "ask", "type": "request"}]}"#,
+            Some(3),
+            4,
+        ),
+        // A timeout of 0.5 s (5 ticks): halted at tick 6, then the selector waits.
+        (
+            "timeout",
+            r#"{"id": "sel", "type": "selector", "children": [
+                {"id": "to", "type": "timeout", "seconds": 0.5, "children": [
+                    {"id": "ask", "type": "request"}]},
+                {"id": "hold", "type": "wait", "seconds": 1000}]}"#,
+            None,
+            6,
+        ),
+        // A guard on `!rich`: `rich` turns true at tick 3.
+        (
+            "guard",
+            r#"{"id": "g", "type": "guard", "condition": "!rich", "children": [
+                {"id": "ask", "type": "request"}]}"#,
+            Some(3),
+            4,
+        ),
+    ];
+    let pub_a = r#", "templates": [{"name": "drink", "tree": "long_tree", "max_instances": 1}],
+        "handlers": {"on_adopt": "h_adopt", "on_drop": "h_drop"}"#;
+    for (name, root, rich_at, drop_tick) in variants {
+        let trees = format!(
+            r#"{COUNTING_HANDLERS}, {{"id": "halts", "blackboard": {{"rich": {{"type": "bool"}}}},
+                "root": {root}}}"#
+        );
+        let npcs = format!(
+            "{}, {}",
+            npc("a", 15.0, 15.0, "halts", ""),
+            npc("b", 16.0, 15.0, "drink_only", "")
+        );
+        let mut s = town(&npcs, &trees, pub_a, 1);
+        let rich = s.program().blackboard.get("rich").expect("rich") as usize;
+        let mut log = Vec::new();
+        for _ in 0..10 {
+            if rich_at == Some(s.tick()) {
+                s.set_var(0, rich, crate::value::Value::Bool(true));
+            }
+            s.step();
+            for e in events(&mut s) {
+                match e["kind"].as_str() {
+                    Some("adopt") => log.push(format!("{} adopt {}", e["tick"], e["npc"])),
+                    Some("drop") => {
+                        log.push(format!("{} drop {} {}", e["tick"], e["npc"], e["reason"]))
+                    }
+                    Some("handler") => log.push(format!(
+                        "{} {} {} {}",
+                        e["tick"], e["handler"], e["npc"], e["phase"]
+                    )),
+                    _ => {}
+                }
+            }
+            if s.tick() == drop_tick - 1 {
+                assert_eq!(s.world().areas[1].holders[0], 1, "{name}: a holds drink");
+            }
+        }
+        let log: Vec<&str> = log.iter().map(String::as_str).collect();
+        // A adopts at tick 1 (B finds drink full and is refused by the city); A's behavior is
+        // interrupted at the drop tick, and B, whose tree ticks after A's, adopts the freed
+        // slot in the same tick. Handlers run in the next tick's area phase, one at a time, in
+        // the order of their events.
+        let t = drop_tick;
+        let want = [
+            "1 adopt \"a\"".to_string(),
+            "2 \"on_adopt\" \"a\" \"start\"".to_string(),
+            "2 \"on_adopt\" \"a\" \"end\"".to_string(),
+            format!("{t} drop \"a\" \"interrupted\""),
+            format!("{t} adopt \"b\""),
+            format!("{} \"on_drop\" \"a\" \"start\"", t + 1),
+            format!("{} \"on_drop\" \"a\" \"end\"", t + 1),
+            format!("{} \"on_adopt\" \"b\" \"start\"", t + 1),
+            format!("{} \"on_adopt\" \"b\" \"end\"", t + 1),
+        ];
+        assert_eq!(log, want, "{name}");
+        assert!(s.world().npcs[0].tags.is_empty(), "{name}");
+        assert_eq!(s.world().npcs[1].tags.len(), 1, "{name}");
+        assert_eq!(s.world().areas[1].holders[0], 1, "{name}: b's slot");
+        assert_eq!(counter(&s, "on_adopt"), 2, "{name}");
+        assert_eq!(counter(&s, "on_drop"), 1, "{name}");
+    }
+}
+
+/// The `on_leave` policies other than drop: `keep` keeps the behavior running outside the
+/// area (its slot still taken); `overridable` keeps it, marked overridable, so the next
+/// request (here the city's, at once) replaces it. OnExit runs either way.
+#[test]
+fn leaving_with_keep_or_overridable_keeps_the_behavior() {
+    let trees = r#", {"id": "walk_out", "root": {"id": "out", "type": "move_to",
+            "target": {"point": [50, 50]}}},
+        {"id": "h_exit", "root": {"id": "hx", "type": "set", "var": "counters.on_exit", "value": "counters.on_exit + 1"}}"#;
+    for policy in ["keep", "overridable"] {
+        let pub_a = format!(
+            r#", "templates": [{{"name": "go", "tree": "walk_out", "drop": {{"on_leave": "{policy}"}}}}],
+            "handlers": {{"on_exit": "h_exit"}}"#
+        );
+        let mut s = town(&npc("a", 19.0, 15.0, "asker", ""), trees, &pub_a, 1);
+        let mut exit_tick = None;
+        let mut after_exit = Vec::new();
+        for _ in 0..20 {
+            s.step();
+            for e in events(&mut s) {
+                if e["kind"] == "exit" && e["area"] == "pub_a" {
+                    exit_tick = e["tick"].as_u64();
+                    // Kept through the exit itself, with the policy's mark.
+                    let a = &s.world().npcs[0];
+                    assert_eq!(a.tags.len(), 1, "{policy}: kept on leaving");
+                    assert_eq!(a.tags[0].overridable, policy == "overridable", "{policy}");
+                    assert_eq!(s.world().areas[1].holders[0], 1, "{policy}");
+                } else if exit_tick.is_some()
+                    && ["drop", "adopt"].contains(&e["kind"].as_str().unwrap_or(""))
+                {
+                    after_exit.push(format!(
+                        "{} {} {}",
+                        e["kind"].as_str().unwrap_or("?"),
+                        e["area"].as_str().unwrap_or("?"),
+                        e["reason"].as_str().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        let exit_tick = exit_tick.unwrap_or_else(|| panic!("{policy}: never left"));
+        assert!(exit_tick < 10, "{policy}: left at tick {exit_tick}");
+        assert!(s.world().pos[0].x > 20.0, "{policy}: outside the pub");
+        assert_eq!(counter(&s, "on_exit"), 1, "{policy}: OnExit ran once");
+        let a = &s.world().npcs[0];
+        if policy == "keep" {
+            assert!(after_exit.is_empty(), "{after_exit:?}");
+            assert_eq!(a.tags.len(), 1, "still holds the behavior");
+            assert_eq!(s.world().areas[1].holders[0], 1, "slot still taken");
+            assert!(a.target.is_some(), "still walking");
+        } else {
+            assert_eq!(
+                after_exit,
+                ["drop pub_a overridden by a new behavior", "adopt city "],
+                "replaced at the next request"
+            );
+            assert_eq!(s.world().areas[1].holders[0], 0, "slot freed");
+        }
+    }
+}
+
+/// Handler runs are queued and each runs to completion once per event (SPEC §2): leaving
+/// while one's OnEnter is still queued behind another's, or still running, neither cancels
+/// nor cuts it; the OnExit runs after it.
+#[test]
+fn leaving_while_a_handler_is_queued_or_running() {
+    let trees = r#",
+        {"id": "h_enter", "root": {"id": "he", "type": "sequence", "children": [
+            {"id": "slow", "type": "wait", "seconds": 3},
+            {"id": "he_count", "type": "set", "var": "counters.on_enter", "value": "counters.on_enter + 1"}]}},
+        {"id": "h_exit", "root": {"id": "hx", "type": "set", "var": "counters.on_exit", "value": "counters.on_exit + 1"}},
+        {"id": "cross", "root": {"id": "walk", "type": "move_to", "target": {"point": [30, 15]}}}"#;
+    let pub_a = r#", "handlers": {"on_enter": "h_enter", "on_exit": "h_exit"}"#;
+    // Both walk in at the same tick and out 10 units later (2 s at 5 units/s): a's OnEnter
+    // (3 s) is running when they leave, b's is still queued behind it.
+    let npcs = format!(
+        "{}, {}",
+        npc("a", 9.0, 15.0, "cross", ""),
+        npc("b", 9.0, 16.0, "cross", "")
+    );
+    let mut s = town(&npcs, trees, pub_a, 1);
+    let mut log = Vec::new();
+    for _ in 0..120 {
+        s.step();
+        for e in events(&mut s) {
+            match e["kind"].as_str() {
+                Some("handler") => log.push(format!(
+                    "{} {} {}",
+                    e["handler"].as_str().unwrap_or("?"),
+                    e["npc"].as_str().unwrap_or("?"),
+                    e["phase"].as_str().unwrap_or("?")
+                )),
+                Some("exit") if e["area"] == "pub_a" => {
+                    log.push(format!("exit {}", e["npc"].as_str().unwrap_or("?")))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(
+        log,
+        [
+            "on_enter a start",
+            "exit a",
+            "exit b",
+            "on_enter a end",
+            "on_enter b start",
+            "on_enter b end",
+            "on_exit a start",
+            "on_exit a end",
+            "on_exit b start",
+            "on_exit b end",
+        ]
+    );
+    assert_eq!(counter(&s, "on_enter"), 2, "both OnEnter runs completed");
+    assert_eq!(counter(&s, "on_exit"), 2);
 }

@@ -476,6 +476,72 @@ fn converse_hands_the_npc_over_until_its_condition_or_timeout() {
     );
 }
 
+/// The other half of `converse`: it ends as soon as its `until` condition holds, long before
+/// its timeout, and the tree goes on to the next node.
+#[test]
+fn converse_ends_as_soon_as_its_until_condition_holds() {
+    let chars = ring(3, |_| [0.9, 0.5, 0.5, 0.5, 0.5]);
+    let mut p = pack(&as_refs(&chars), true);
+    p.world.flags.insert("stop".into(), false);
+    let leaf = |id: &str, kind: NodeKind| Node {
+        id: id.into(),
+        name: None,
+        comment: None,
+        disabled: false,
+        kind,
+        children: Vec::new(),
+    };
+    p.trees.push(TreeDef {
+        id: "until_stop".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            children: vec![
+                leaf(
+                    "chat",
+                    NodeKind::Converse {
+                        cast: "c".into(),
+                        until: Some("flags.stop".into()),
+                        seconds: Some(1000.0),
+                    },
+                ),
+                leaf(
+                    "after",
+                    NodeKind::Set {
+                        var: "flags.after_chat".into(),
+                        value: "true".into(),
+                    },
+                ),
+                leaf("rest", NodeKind::Wait { seconds: 1.0e6 }),
+            ],
+            ..leaf("seq", NodeKind::Sequence { reactive: false })
+        },
+    });
+    p.world.flags.insert("after_chat".into(), false);
+    p.world.npcs[0].tree = "until_stop".into();
+    let mut s = Session::from_pack(&p, 4).expect("valid");
+    let flag =
+        |s: &Session, n: &str| s.world().flags[s.program().flags.get(n).expect("flag") as usize];
+    s.run(150);
+    assert_eq!(s.world().talk.chars[0].cast, 0, "handed over");
+    // Without the condition it would go on: a twin still converses 100 ticks later.
+    let mut twin = s.clone();
+    twin.run(100);
+    assert_eq!(twin.world().talk.chars[0].cast, 0, "still conversing");
+    assert!(!flag(&twin, "after_chat"));
+    let stop = s.program().flags.get("stop").expect("flag") as usize;
+    s.set_flag_for_test(stop, true);
+    s.run(1);
+    let c = &s.world().talk.chars[0];
+    assert_eq!(c.cast, NONE, "taken back in the tick the condition holds");
+    assert!(!c.speaking && c.members.is_empty());
+    assert!(
+        flag(&s, "after_chat"),
+        "the sequence went on after `converse`"
+    );
+}
+
 #[test]
 fn invalid_parameters_are_errors_with_paths() {
     let chars = ring(2, |_| [0.5; 5]);

@@ -7,7 +7,7 @@ use crate::debug::explain::{Blocked, explain};
 use crate::pack::Diagnostic;
 use crate::program::load_str;
 use crate::session::Session;
-use crate::tools::triggers::{find_npc, step_line};
+use crate::tools::triggers::{find_npc, state_line, step_line};
 
 /// A pack with a hero (in a 100×100 world with areas A and C), the given extra world parts
 /// and one world-owned system holding `triggers`.
@@ -76,7 +76,7 @@ fn set(s: &mut Session, f: &str, v: bool) -> Vec<String> {
 
 #[test]
 fn and_or_not_xor_over_flags() {
-    let mut s = session(json!([
+    let triggers = json!([
         trig("and", json!({"type": "and", "of": [flag("a"), flag("b")]})),
         trig("or", json!({"type": "or", "of": [flag("a"), flag("b")]})),
         trig("not", json!({"type": "not", "of": [flag("a")]})),
@@ -84,7 +84,8 @@ fn and_or_not_xor_over_flags() {
             "xor3",
             json!({"type": "xor", "of": [flag("a"), flag("b"), flag("c")]})
         ),
-    ]));
+    ]);
+    let mut s = session(triggers.clone());
     // (a, b, c) -> and, or, not, xor3 (exactly one of three)
     let cases = [
         ((false, false, false), [false, false, true, false]),
@@ -94,12 +95,40 @@ fn and_or_not_xor_over_flags() {
         ((false, false, true), [false, false, true, true]),
         ((false, true, true), [false, true, true, false]),
     ];
+    let ids = ["s/and", "s/or", "s/not", "s/xor3"];
     for ((a, b, c), want) in cases {
         set(&mut s, "a", a);
         set(&mut s, "b", b);
         set(&mut s, "c", c);
-        let got = ["s/and", "s/or", "s/not", "s/xor3"].map(|id| value(&s, id));
+        let got = ids.map(|id| value(&s, id));
         assert_eq!(got, want, "a={a} b={b} c={c}");
+    }
+    // The firing path (not `explain`'s evaluator): from all false (where only `not` holds,
+    // and has fired), the three flags change at once and one pass runs; exactly the
+    // triggers that became true fire.
+    for ((a, b, c), want) in cases {
+        let mut s = session(triggers.clone());
+        let slot = |s: &Session, f: &str| s.program().flags.get(f).expect("flag") as usize;
+        for (f, v) in [("a", a), ("b", b), ("c", c)] {
+            let i = slot(&s, f);
+            s.world_mut().flags[i] = v;
+        }
+        s.set_tracing(true);
+        s.clear_trace();
+        s.run_triggers();
+        let fired: Vec<String> = state_line(&s)["fired"]
+            .as_array()
+            .expect("fired")
+            .iter()
+            .map(|x| x.as_str().unwrap_or("").to_string())
+            .collect();
+        let became_true: Vec<&str> = ids
+            .iter()
+            .zip(want)
+            .filter(|&(id, w)| w && *id != "s/not")
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(fired, became_true, "a={a} b={b} c={c}");
     }
 }
 
@@ -520,6 +549,8 @@ fn malformed_trees_are_errors_with_paths() {
 
 #[test]
 fn odd_inputs_never_panic() {
+    // Each `when` is wrong: an error at the trigger's `when` (or under it), never a panic.
+    // The responses are real, so no other diagnostic can stand in for the expected error.
     let odd = [
         json!(null),
         json!(1),
@@ -531,35 +562,70 @@ fn odd_inputs_never_panic() {
         json!({"type": "and", "of": [null]}),
         json!({"type": "in_radius", "who": "any", "at": [1e300, 0], "radius": -1}),
         json!({"type": "var", "who": "hero", "expr": "((("}),
-        json!({"type": "counter", "counter": "c", "cmp": "odd", "value": 1e40}),
+        json!({"type": "counter", "counter": "c", "cmp": "gt", "value": 1e40}),
+        json!({"type": "counter", "counter": "c", "cmp": "sometimes", "value": 1}),
     ];
+    let when_path = "triggers[0].triggers[0].when";
     for (i, when) in odd.iter().enumerate() {
-        let text = pack_text(
-            json!([{"id": "t", "when": when, "responses": []}]),
-            json!([]),
-        );
+        let text = pack_text(json!([trig("t", when.clone())]), json!([]));
         let l = load_str(&text);
         assert!(
-            l.has_errors() || l.diagnostics.iter().any(|d| !d.is_error()),
-            "case {i}: {when}"
+            l.diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.path.starts_with(when_path)),
+            "case {i}: {when}: no error under `{when_path}`: {:#?}",
+            l.diagnostics
         );
     }
+    // `odd` takes no value: a value given anyway is ignored, with a warning naming it.
+    let text = pack_text(
+        json!([trig(
+            "t",
+            json!({"type": "counter", "counter": "c", "cmp": "odd", "value": 1e40})
+        )]),
+        json!([]),
+    );
+    let l = load_str(&text);
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    assert!(
+        l.diagnostics.iter().any(|d| !d.is_error()
+            && d.path.starts_with(when_path)
+            && d.message.contains("`value`")),
+        "{:#?}",
+        l.diagnostics
+    );
+    // Bad script lines are refused with a reason, and change nothing.
     let mut s = session(json!([trig("t", flag("a"))]));
-    for line in [
-        "",
-        "[]",
-        "{}",
-        "{\"advance\": -1}",
-        "{\"event\": \"enter\"}",
-        "{\"move\": \"hero\", \"to\": [1]}",
-        "{\"set_flag\": \"zzz\"}",
-        "{\"give\": \"hero\", \"item\": \"unheard_of\"}",
-        "{\"reset\": \"nope\"}",
-        "{\"damage\": \"hero\", \"amount\": 1e308}",
-        "{\"move\": \"hero\", \"to\": [1e308, -1e308]}",
+    let before = s.hash();
+    for (line, words) in [
+        ("", "invalid JSON"),
+        ("[]", "a JSON object"),
+        ("{}", "nothing to do"),
+        ("{\"advance\": -1}", "`advance` must be a number of seconds"),
+        ("{\"event\": \"enter\"}", "missing string `npc`"),
+        ("{\"move\": \"hero\", \"to\": [1]}", "`to` must be [x, y]"),
+        ("{\"set_flag\": \"zzz\"}", "unknown flag `zzz`"),
+        (
+            "{\"give\": \"hero\", \"item\": \"unheard_of\"}",
+            "item `unheard_of` is not mentioned",
+        ),
+        ("{\"reset\": \"nope\"}", "unknown trigger `nope`"),
     ] {
-        let _ = step_line(&mut s, line);
+        match step_line(&mut s, line) {
+            Err(e) => assert!(e.contains(words), "{line}: {e}"),
+            Ok(v) => panic!("{line} accepted: {v}"),
+        }
     }
+    assert_eq!(s.hash(), before, "refused lines changed the world");
+    // Extreme but well-formed lines are applied and leave the world in range.
+    let hero = find_npc(s.program(), s.world(), "hero").expect("hero") as usize;
+    step_line(&mut s, "{\"damage\": \"hero\", \"amount\": 1e308}").expect("damage");
+    let health = s.world().npcs[hero].health;
+    assert_eq!(health, 0.0, "health floors at 0");
+    step_line(&mut s, "{\"move\": \"hero\", \"to\": [1e308, -1e308]}").expect("move");
+    // Clamped into the 100 × 100 world.
+    let at = s.world().pos[hero];
+    assert_eq!((at.x, at.y), (100.0, 0.0));
 }
 
 // ---- the dungeon sample, step by step ----

@@ -1,0 +1,92 @@
+//! `townsfolk debug`: committed golden transcripts and garbage on stdin.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The scripted debugging sessions in `tests/golden/` must reproduce their transcripts line
+/// for line. After an intended behavior change, regenerate them with
+/// `TOWNSFOLK_BLESS=1 cargo test -p townsfolk-runtime --test cli debug_golden` and review the diff.
+fn golden(name: &str, pack: &str, seed: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let script = dir.join(format!("{name}.script"));
+    let golden = dir.join(format!("{name}.golden"));
+    let out = Command::new(env!("CARGO_BIN_EXE_townsfolk"))
+        .args(["debug", "--seed", seed, "--script"])
+        .arg(&script)
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../samples")
+                .join(pack),
+        )
+        .output()
+        .expect("run townsfolk debug");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8(out.stdout).expect("utf-8");
+    if std::env::var_os("TOWNSFOLK_BLESS").is_some() {
+        std::fs::write(&golden, &got).expect("write golden");
+        return;
+    }
+    let want = std::fs::read_to_string(&golden).expect("golden transcript");
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{name}: line {} of the transcript differs", i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{name}: transcript length"
+    );
+}
+
+#[test]
+fn debug_golden_transcript() {
+    golden("guards_debug", "guards.json", "3");
+}
+
+/// Breakpoints inside a grafted behavior and inside an OnEnter handler tree.
+#[test]
+fn debug_golden_transcript_smart_areas() {
+    golden("daily_life_debug", "daily_life.json", "1");
+}
+
+#[test]
+fn debug_survives_garbage_on_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_townsfolk"))
+        .args(["debug", "--seed", "1"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/guards.json"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut input = b"\xff\xfe garbage\n{\"cmd\":\n[]\n{\"cmd\":\"step\",\"kind\":\"node\"}\n{\"cmd\":\"back\",\"kind\":\"node\"}\n\0\0\0\n{\"cmd\":\"tick\"}\n"
+        .to_vec();
+    input.extend(std::iter::repeat_n(b'{', 10_000));
+    input.push(b'\n');
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let replies: Vec<&str> = stdout.lines().collect();
+    assert_eq!(replies.len(), 8, "{stdout}");
+    assert!(replies[0].contains(r#""ok":false"#));
+    assert!(replies[3].contains(r#""stopped":"step""#), "{}", replies[3]);
+    assert!(
+        replies[4].contains(r#""stopped":"not_found""#),
+        "{}",
+        replies[4]
+    );
+    assert!(replies[6].contains(r#""tick":0"#), "{}", replies[6]);
+    assert!(replies[7].contains(r#""ok":false"#));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

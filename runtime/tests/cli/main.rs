@@ -1,0 +1,17 @@
+//! Integration tests of the `townsfolk` command-line tool: they run the real binary. One
+//! module per subcommand, in one test binary (one link instead of ten); helpers in
+//! `tests/common/mod.rs`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod debug;
+mod events;
+mod fmt;
+mod help;
+mod replay;
+mod run;
+mod schema;
+mod talk;
+mod triggers;
+mod validate;

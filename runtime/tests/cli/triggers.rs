@@ -1,0 +1,52 @@
+//! `townsfolk triggers`.
+
+use crate::common::*;
+
+/// One JSON line out per scripted line in, exact firing steps, and a clear error
+/// (file:line) for a bad line.
+#[test]
+fn triggers_command_drives_the_dungeon() {
+    let events = TempFile::new(
+        "dungeon.jsonl",
+        b"# the ice door needs all three pieces\n{\"equip\":\"hero\",\"item\":\"ice_sword\"}\n{\"equip\":\"hero\",\"item\":\"ice_shield\"}\n{\"equip\":\"hero\",\"item\":\"ice_armour\"}\n\n{\"event\":\"enter\",\"npc\":\"hero\",\"area\":\"A\"}\n{\"advance\":0.5}\n",
+    );
+    let r = expect_exit(
+        &[
+            "triggers",
+            "samples/dungeon.json",
+            "--events",
+            events.s(),
+            "--explain",
+            "visited/clue",
+        ],
+        0,
+    );
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 6, "{}", r.stdout);
+    assert_eq!(lines[0]["fired"], serde_json::json!([]));
+    assert_eq!(lines[2]["fired"], serde_json::json!(["doors/ice_door"]));
+    assert_eq!(lines[3]["fired"], serde_json::json!(["visited/visit_a"]));
+    assert_eq!(lines[3]["counters"]["Visited"], 1);
+    assert_eq!(lines[4]["time"], 0.5);
+    assert_eq!(
+        lines[5]["explain"]["blocked"][0]["reason"],
+        "condition_false"
+    );
+    let bad = TempFile::new(
+        "bad.jsonl",
+        b"{\"advance\":1}\n{\"equip\":\"nobody\",\"item\":\"x\"}\n",
+    );
+    let r = expect_exit(
+        &["triggers", "samples/dungeon.json", "--events", bad.s()],
+        1,
+    );
+    assert!(
+        r.stderr.contains(":2: error: unknown NPC `nobody`"),
+        "{}",
+        r.stderr
+    );
+}
