@@ -1,2 +1,4 @@
 //! One view folder per asset kind. Views turn canvas actions and inspector changes into
 //! document edits; no asset view imports another.
+
+pub mod tree;
