@@ -154,30 +154,28 @@ pub fn expr_field_ui(ui: &mut Ui, text: &mut String, pack: &Pack, want: Option<T
         let job = layout_job(ui, buf.as_str(), err.as_ref(), wrap_width);
         ui.fonts_mut(|f| f.layout_job(job))
     };
-    let resp = ui
-        .vertical(|ui| {
-            let resp = ui.add(
-                TextEdit::singleline(text)
-                    .code_editor()
-                    .desired_width(f32::INFINITY)
-                    .layouter(&mut layouter),
+    ui.vertical(|ui| {
+        let resp = ui.add(
+            TextEdit::singleline(text)
+                .code_editor()
+                .desired_width(f32::INFINITY)
+                .layouter(&mut layouter),
+        );
+        let err = if resp.changed() {
+            check_expr(pack, text, want).err()
+        } else {
+            before
+        };
+        if let Some(e) = err {
+            ui.label(
+                egui::RichText::new(e.to_string())
+                    .color(ERROR_COLOR)
+                    .small(),
             );
-            let err = if resp.changed() {
-                check_expr(pack, text, want).err()
-            } else {
-                before
-            };
-            if let Some(e) = err {
-                ui.label(
-                    egui::RichText::new(e.to_string())
-                        .color(ERROR_COLOR)
-                        .small(),
-                );
-            }
-            resp
-        })
-        .inner;
-    resp
+        }
+        resp
+    })
+    .inner
 }
 
 #[cfg(test)]

@@ -101,10 +101,7 @@ pub fn tidy(root: &Node, origin: Pos2, collapsed: &dyn Fn(&str) -> bool) -> BTre
             centre_x[c] = x + offset[c];
         }
         let y = depth_of[p] as f32 * (NODE_SIZE.y + V_GAP);
-        out.insert(
-            items[p].node.id.clone(),
-            pos2(origin.x + x - half, origin.y + y),
-        );
+        out.insert(items[p].node.id.clone(), pos2(origin.x + x, origin.y + y));
     }
     out
 }
@@ -200,7 +197,8 @@ mod tests {
         let pos = tidy(&sample(), Pos2::ZERO, &|_| false);
         let gap = pos["b"].x - pos["a"].x;
         assert!((gap - (NODE_SIZE.x + H_GAP)).abs() < 1e-3, "{gap}");
-        assert!(pos["a3"].x + NODE_SIZE.x + H_GAP <= pos["c11"].x + 1e-3);
+        // `c1` (same level as `a3`) sits exactly one gap right of `a3`.
+        assert!((pos["a3"].x + NODE_SIZE.x + H_GAP - pos["c1"].x).abs() < 1e-3);
     }
 
     #[test]

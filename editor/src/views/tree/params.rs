@@ -47,16 +47,6 @@ fn seconds_ui(ui: &mut Ui, v: &mut f64) -> Response {
     number_ui(ui, v, 0.0..=MAX_SECONDS, " s")
 }
 
-/// A text that may be absent: empty text means absent.
-fn opt_text_ui(ui: &mut Ui, value: &mut Option<String>, hint: &str) -> Response {
-    let mut s = value.clone().unwrap_or_default();
-    let r = text_ui(ui, &mut s, hint);
-    if r.changed() {
-        *value = if s.is_empty() { None } else { Some(s) };
-    }
-    r
-}
-
 /// An optional id picker: empty means absent.
 fn opt_id_ui(
     ui: &mut Ui,
@@ -547,6 +537,12 @@ pub fn kind_params_ui(ui: &mut Ui, kind: &mut NodeKind, pack: &Pack, children: u
     f
 }
 
+fn need_text(out: &mut Vec<String>, field: &str, value: &str) {
+    if value.is_empty() {
+        out.push(format!("`{field}` is not filled in"));
+    }
+}
+
 fn need_id(out: &mut Vec<String>, pack: &Pack, field: &str, value: &str, kind: IdKind) {
     if value.is_empty() {
         out.push(format!("`{field}` is not filled in"));
@@ -585,34 +581,22 @@ pub fn local_problems(pack: &Pack, node: &Node) -> Vec<String> {
             ),
         },
         NodeKind::Set { var, value } => {
-            if var.is_empty() {
-                out.push("`var` is not filled in".into());
-            }
+            need_text(&mut out, "var", var);
             need_expr(&mut out, pack, "value", value, set_target_type(pack, var));
         }
         NodeKind::SendMessage { to, message, .. } => {
-            if to.is_empty() {
-                out.push("`to` is not filled in".into());
-            }
-            if message.is_empty() {
-                out.push("`message` is not filled in".into());
-            }
+            need_text(&mut out, "to", to);
+            need_text(&mut out, "message", message);
         }
         NodeKind::Subtree { tree } => need_id(&mut out, pack, "tree", tree, IdKind::Tree),
         NodeKind::GoToChild { kind, .. } => {
-            if kind.is_empty() {
-                out.push("`kind` is not filled in".into());
-            }
+            need_text(&mut out, "kind", kind);
         }
         NodeKind::EnableTemplate { template, .. } => {
-            if template.is_empty() {
-                out.push("`template` is not filled in".into());
-            }
+            need_text(&mut out, "template", template);
         }
         NodeKind::MessageHolders { message, .. } => {
-            if message.is_empty() {
-                out.push("`message` is not filled in".into());
-            }
+            need_text(&mut out, "message", message);
         }
         NodeKind::CreateArea { prototype, .. } => {
             need_id(&mut out, pack, "prototype", prototype, IdKind::DynamicArea)
