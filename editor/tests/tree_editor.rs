@@ -392,22 +392,25 @@ fn renaming_a_node_with_f2_moves_its_layout_and_breakpoints() {
 fn copy_in_one_tree_and_paste_into_another_makes_ids_unique() {
     let mut h = harness(TWO_TREES, &["main", "other"]);
     click_card(&mut h, "busy");
-    // The copy is in the output of the frame that handled the key.
-    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
-    let mut copied = None;
-    for _ in 0..4 {
-        h.step();
-        copied = copied.or_else(|| {
-            h.output()
-                .platform_output
-                .commands
-                .iter()
-                .find_map(|c| match c {
-                    egui::OutputCommand::CopyText(t) => Some(t.clone()),
-                    _ => None,
-                })
+    // The harness runs one frame per queued event: the copy is in the output of the frame
+    // that got the key.
+    h.event(Event::Key {
+        key: Key::C,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: Modifiers::COMMAND,
+    });
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
         });
-    }
     let copied = copied.expect("Ctrl+C put text on the clipboard");
     assert!(copied.contains("\"busy\""));
 
@@ -525,8 +528,18 @@ fn canvas_shortcuts_disable_collapse_reorder_and_lay_out() {
 fn double_clicking_a_subtree_node_asks_to_open_its_tree() {
     let mut h = harness(TWO_TREES, &["main"]);
     let at = card(&h, "helper_call").center();
-    click_at(&mut h, at);
-    click_at(&mut h, at);
+    h.hover_at(at);
+    h.run_steps(1);
+    // Two clicks 50 ms apart (one frame per event), without the pointer leaving.
+    for pressed in [true, false, true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run_steps(2);
     assert!(
         h.state()
             .requests
