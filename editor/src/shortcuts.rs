@@ -59,7 +59,13 @@ pub struct Shortcut {
     pub label: &'static str,
 }
 
-const fn s(command: Command, modifiers: Modifiers, key: Key, scope: Scope, label: &'static str) -> Shortcut {
+const fn s(
+    command: Command,
+    modifiers: Modifiers,
+    key: Key,
+    scope: Scope,
+    label: &'static str,
+) -> Shortcut {
     Shortcut {
         command,
         keys: KeyboardShortcut::new(modifiers, key),
@@ -81,25 +87,139 @@ pub const SHORTCUTS: &[Shortcut] = &[
     s(Command::Undo, CMD, Key::Z, Scope::Global, "Undo"),
     s(Command::Redo, CMD_SHIFT, Key::Z, Scope::Global, "Redo"),
     s(Command::RedoAlt, CMD, Key::Y, Scope::Global, "Redo"),
-    s(Command::Find, CMD, Key::F, Scope::Global, "Find in every asset"),
-    s(Command::CloseTab, CMD, Key::W, Scope::Global, "Close the document tab"),
-    s(Command::Copy, CMD, Key::C, Scope::Canvas, "Copy the selected nodes"),
-    s(Command::Cut, CMD, Key::X, Scope::Canvas, "Cut the selected nodes"),
-    s(Command::Paste, CMD, Key::V, Scope::Canvas, "Paste under the selected node"),
-    s(Command::Duplicate, CMD, Key::D, Scope::Canvas, "Duplicate the selected nodes"),
-    s(Command::Delete, NONE, Key::Delete, Scope::Canvas, "Delete the selected nodes"),
-    s(Command::Rename, NONE, Key::F2, Scope::Canvas, "Rename the selected id"),
-    s(Command::SelectAll, CMD, Key::A, Scope::Canvas, "Select every node"),
-    s(Command::FitView, NONE, Key::F, Scope::Canvas, "Fit the graph in view"),
-    s(Command::AutoLayout, NONE, Key::L, Scope::Canvas, "Auto-layout the tree (or the selection)"),
-    s(Command::ToggleDisabled, NONE, Key::D, Scope::Canvas, "Disable / enable the selected nodes"),
-    s(Command::ToggleCollapsed, NONE, Key::C, Scope::Canvas, "Collapse / expand the selected subtree"),
-    s(Command::InsertNode, NONE, Key::Tab, Scope::Canvas, "Type to insert a node under the selection"),
-    s(Command::MoveChildLeft, Modifiers::ALT, Key::ArrowLeft, Scope::Canvas, "Move the child one place earlier"),
-    s(Command::MoveChildRight, Modifiers::ALT, Key::ArrowRight, Scope::Canvas, "Move the child one place later"),
-    s(Command::PlayPause, NONE, Key::Space, Scope::Preview, "Play / pause the preview"),
-    s(Command::StepTick, NONE, Key::Period, Scope::Preview, "Step one tick"),
-    s(Command::Restart, NONE, Key::R, Scope::Preview, "Restart the preview"),
+    s(
+        Command::Find,
+        CMD,
+        Key::F,
+        Scope::Global,
+        "Find in every asset",
+    ),
+    s(
+        Command::CloseTab,
+        CMD,
+        Key::W,
+        Scope::Global,
+        "Close the document tab",
+    ),
+    s(
+        Command::Copy,
+        CMD,
+        Key::C,
+        Scope::Canvas,
+        "Copy the selected nodes",
+    ),
+    s(
+        Command::Cut,
+        CMD,
+        Key::X,
+        Scope::Canvas,
+        "Cut the selected nodes",
+    ),
+    s(
+        Command::Paste,
+        CMD,
+        Key::V,
+        Scope::Canvas,
+        "Paste under the selected node",
+    ),
+    s(
+        Command::Duplicate,
+        CMD,
+        Key::D,
+        Scope::Canvas,
+        "Duplicate the selected nodes",
+    ),
+    s(
+        Command::Delete,
+        NONE,
+        Key::Delete,
+        Scope::Canvas,
+        "Delete the selected nodes",
+    ),
+    s(
+        Command::Rename,
+        NONE,
+        Key::F2,
+        Scope::Canvas,
+        "Rename the selected id",
+    ),
+    s(
+        Command::SelectAll,
+        CMD,
+        Key::A,
+        Scope::Canvas,
+        "Select every node",
+    ),
+    s(
+        Command::FitView,
+        NONE,
+        Key::F,
+        Scope::Canvas,
+        "Fit the graph in view",
+    ),
+    s(
+        Command::AutoLayout,
+        NONE,
+        Key::L,
+        Scope::Canvas,
+        "Auto-layout the tree (or the selection)",
+    ),
+    s(
+        Command::ToggleDisabled,
+        NONE,
+        Key::D,
+        Scope::Canvas,
+        "Disable / enable the selected nodes",
+    ),
+    s(
+        Command::ToggleCollapsed,
+        NONE,
+        Key::C,
+        Scope::Canvas,
+        "Collapse / expand the selected subtree",
+    ),
+    s(
+        Command::InsertNode,
+        NONE,
+        Key::Tab,
+        Scope::Canvas,
+        "Type to insert a node under the selection",
+    ),
+    s(
+        Command::MoveChildLeft,
+        Modifiers::ALT,
+        Key::ArrowLeft,
+        Scope::Canvas,
+        "Move the child one place earlier",
+    ),
+    s(
+        Command::MoveChildRight,
+        Modifiers::ALT,
+        Key::ArrowRight,
+        Scope::Canvas,
+        "Move the child one place later",
+    ),
+    s(
+        Command::PlayPause,
+        NONE,
+        Key::Space,
+        Scope::Preview,
+        "Play / pause the preview",
+    ),
+    s(
+        Command::StepTick,
+        NONE,
+        Key::Period,
+        Scope::Preview,
+        "Step one tick",
+    ),
+    s(
+        Command::Restart,
+        NONE,
+        Key::R,
+        Scope::Preview,
+        "Restart the preview",
+    ),
 ];
 
 /// The row of a command.
@@ -158,7 +278,11 @@ mod tests {
         ];
         assert_eq!(all.len(), SHORTCUTS.len());
         for c in all {
-            assert_eq!(SHORTCUTS.iter().filter(|s| s.command == c).count(), 1, "{c:?}");
+            assert_eq!(
+                SHORTCUTS.iter().filter(|s| s.command == c).count(),
+                1,
+                "{c:?}"
+            );
         }
         for (i, a) in SHORTCUTS.iter().enumerate() {
             for b in &SHORTCUTS[i + 1..] {
