@@ -1,149 +1,49 @@
-//! The editor application: the open document, the running preview session and the frame
-//! loop (keyboard shortcuts, fixed-rate stepping, panel layout).
+//! The editor application: the open document, the running preview, the dock of tabs, and the
+//! frame loop (global shortcuts, the preview's fixed-rate stepping, autosave, the panels).
+//! File commands live in `shell::files`, the menu bar in `shell::menu`, the tabs in
+//! `shell::viewer`.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use egui::{Key, Modifiers, RichText};
-use townsfolk_runtime::Session;
-use townsfolk_runtime::pack::{Diagnostic, Loaded, Node, Pack};
-use townsfolk_runtime::program;
-use townsfolk_runtime::value::Vec2;
+use egui_dock::{DockArea, DockState};
+use townsfolk_runtime::pack::{self, Diagnostic, Pack};
+use townsfolk_runtime::world::Session;
 
-use crate::{DEFAULT_PACK, DEFAULT_PACK_LABEL, panels, preview};
+use crate::document::Document;
+use crate::preview::Preview;
+use crate::shell::{self, Action, Tab};
+use crate::shortcuts::{self, Command};
+use crate::{DEFAULT_PACK, DEFAULT_PACK_LABEL};
 
-/// Ticks run in one frame at most, so a slow frame never snowballs ("spiral of death").
-const MAX_TICKS_PER_FRAME: u32 = 64;
-/// Longest real time one frame may account for, in seconds.
-const MAX_FRAME_DT: f64 = 0.1;
-/// Seed used when the editor starts.
-pub const DEFAULT_SEED: u64 = 1;
-
-/// Preview speed: a multiple of real time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Speed {
-    X1,
-    X2,
-    X4,
-    X8,
-}
-
-impl Speed {
-    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X2, Speed::X4, Speed::X8];
-    pub fn factor(self) -> u32 {
-        match self {
-            Speed::X1 => 1,
-            Speed::X2 => 2,
-            Speed::X4 => 4,
-            Speed::X8 => 8,
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::X1 => "×1",
-            Speed::X2 => "×2",
-            Speed::X4 => "×4",
-            Speed::X8 => "×8",
-        }
-    }
-}
-
-/// What the editor shows about one authored node (looked up by tree id and node id).
-#[derive(Clone, Debug)]
-pub(crate) struct NodeMeta {
-    pub type_name: &'static str,
-    pub name: Option<String>,
-    pub comment: Option<String>,
-}
-
-/// The open pack and everything known about it.
-pub(crate) struct Document {
-    pub pack: Option<Pack>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Some item could not be read and is missing from `pack`.
-    pub lossy: bool,
-    /// The file it came from; `None` for the built-in sample.
-    pub path: Option<PathBuf>,
-    /// How the source is shown in the top bar.
-    pub source_label: String,
-    pub errors: usize,
-    pub warnings: usize,
-    /// Authored nodes by (tree id, node id).
-    pub nodes: HashMap<(String, String), NodeMeta>,
-}
-
-impl Document {
-    fn new(loaded: Loaded, path: Option<PathBuf>, source_label: String) -> Document {
-        let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = loaded.diagnostics.len() - errors;
-        let mut nodes = HashMap::new();
-        if let Some(pack) = &loaded.pack {
-            for tree in &pack.trees {
-                index_nodes(&tree.id, &tree.root, &mut nodes);
-            }
-        }
-        Document {
-            pack: loaded.pack,
-            diagnostics: loaded.diagnostics,
-            lossy: loaded.lossy,
-            path,
-            source_label,
-            errors,
-            warnings,
-            nodes,
-        }
-    }
-
-    pub fn pack_name(&self) -> &str {
-        self.pack.as_ref().map_or("(no pack)", |p| p.name.as_str())
-    }
-
-    pub fn node(&self, tree: &str, id: &str) -> Option<&NodeMeta> {
-        // Allocation-free lookup would need a borrowed key type; trees are small and this
-        // runs only for the inspected NPC.
-        self.nodes.get(&(tree.to_string(), id.to_string()))
-    }
-}
-
-fn index_nodes(tree: &str, node: &Node, out: &mut HashMap<(String, String), NodeMeta>) {
-    out.insert(
-        (tree.to_string(), node.id.clone()),
-        NodeMeta {
-            type_name: node.kind.type_name(),
-            name: node.name.clone(),
-            comment: node.comment.clone(),
-        },
-    );
-    for child in &node.children {
-        index_nodes(tree, child, out);
-    }
-}
-
-/// Where NPCs were before the last tick and how far the frame is towards the next one, so
-/// the preview can move them smoothly between fixed-step ticks.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Motion {
-    pub prev: Vec<Vec2>,
-    /// 0 = at `prev`, 1 = at the current positions.
-    pub alpha: f64,
-}
+pub use crate::preview::Speed;
 
 /// The Townsfolk editor.
 pub struct EditorApp {
     pub(crate) doc: Document,
-    pub(crate) session: Option<Session>,
-    playing: bool,
-    speed: Speed,
-    seed: u64,
-    seed_text: String,
-    /// Real time (scaled by speed) not yet turned into ticks.
-    accumulator: f64,
-    pub(crate) motion: Motion,
-    /// Selected NPC, by id (survives reloads and resets).
-    pub(crate) selected: Option<String>,
-    pub(crate) view: preview::View,
+    /// Where the document came from when it has no file (the built-in sample, a test's text).
+    pub(crate) source_label: Option<String>,
+    /// Nothing could be read: the document holds an empty, read-only pack.
+    pub(crate) unreadable: bool,
+    pub(crate) preview: Preview,
+    pub(crate) dock: DockState<Tab>,
+    /// The document tab the inspector follows (the last focused asset tab, or the preview).
+    pub(crate) inspected: Option<Tab>,
+    pub(crate) views: shell::Views,
+    pub(crate) files: shell::files::Files,
+    pub(crate) prefs: shell::prefs::Prefs,
+    /// Prefs last applied to the context (`None`: not yet).
+    applied: Option<shell::prefs::Prefs>,
+    /// Help windows.
+    pub(crate) show_shortcuts: bool,
+    pub(crate) show_about: bool,
+    /// The last message for the status bar (a save, a refused edit, a view's note).
+    pub(crate) status: Option<String>,
     /// Title last sent to the window.
     title: String,
+    /// The window was made to use the screen (first frames only).
+    window_fitted: bool,
+    /// Closing was confirmed (after Save or Discard): let the next close request through.
+    pub(crate) allow_close: bool,
 }
 
 impl EditorApp {
@@ -152,401 +52,388 @@ impl EditorApp {
         EditorApp::from_text(DEFAULT_PACK, DEFAULT_PACK_LABEL)
     }
 
-    /// Opens a pack given as text; `label` says where it came from.
+    /// Opens a pack given as text; `label` says where it came from (it has no file, so Save
+    /// asks where to write it).
     pub fn from_text(text: &str, label: &str) -> EditorApp {
-        EditorApp::new(Document::new(
-            program::load_str(text),
-            None,
-            label.to_string(),
-        ))
+        let loaded = pack::load_str(text);
+        let unreadable = loaded.pack.is_none();
+        let mut app = EditorApp::new(Document::from_loaded(loaded, None));
+        app.source_label = Some(label.to_string());
+        app.unreadable = unreadable;
+        app
     }
 
-    /// Opens a pack file. Problems reading it become diagnostics; this never fails.
+    /// Opens a pack file. Problems reading it become diagnostics; this never fails. When a
+    /// recovery file newer than the pack exists, the editor offers to recover it.
     pub fn from_file(path: &Path) -> EditorApp {
-        EditorApp::new(load_document(path))
+        let mut app = EditorApp::new(Document::new(Pack::new("Untitled")));
+        app.load_file(path);
+        app
     }
 
     fn new(doc: Document) -> EditorApp {
         let mut app = EditorApp {
             doc,
-            session: None,
-            playing: true,
-            speed: Speed::X1,
-            seed: DEFAULT_SEED,
-            seed_text: DEFAULT_SEED.to_string(),
-            accumulator: 0.0,
-            motion: Motion::default(),
-            selected: None,
-            view: preview::View::default(),
+            source_label: None,
+            unreadable: false,
+            preview: Preview::new(),
+            dock: shell::dock::default_layout(),
+            inspected: Some(Tab::Preview),
+            views: shell::Views::default(),
+            files: shell::files::Files::new(),
+            prefs: shell::prefs::Prefs::default(),
+            applied: None,
+            show_shortcuts: false,
+            show_about: false,
+            status: None,
             title: String::new(),
+            window_fitted: false,
+            allow_close: false,
         };
+        app.restart_preview();
         app.title = app.window_title();
-        app.reset();
-        app.selected = app
-            .doc
-            .pack
-            .as_ref()
-            .and_then(|p| p.world.npcs.first())
-            .map(|n| n.id.clone());
         app
     }
 
-    /// Replaces the open pack with a file's.
-    pub fn open(&mut self, path: &Path) {
-        self.doc = load_document(path);
-        self.view = preview::View::default();
-        self.reset();
-        let still_there = self.selected.as_ref().is_some_and(|id| {
-            self.doc
-                .pack
-                .as_ref()
-                .is_some_and(|p| p.world.npcs.iter().any(|n| &n.id == id))
-        });
-        if !still_there {
-            self.selected = self
-                .doc
-                .pack
-                .as_ref()
-                .and_then(|p| p.world.npcs.first())
-                .map(|n| n.id.clone());
-        }
+    /// Restores theme, UI scale, dock layout and recent files saved by a previous run.
+    pub fn restore(&mut self, storage: &dyn eframe::Storage) {
+        shell::files::restore(self, storage);
     }
 
-    /// "Townsfolk — <pack name>".
+    /// Answers the next file dialog with `path` (`None`: cancelled) instead of showing one.
+    /// Once called, the app never opens a native dialog (tests).
+    pub fn answer_next_dialog(&mut self, path: Option<&Path>) {
+        self.files.dialogs.queue(path.map(Path::to_path_buf));
+    }
+
+    /// "Townsfolk — <pack name>", with a dot while there are unsaved changes.
     pub fn window_title(&self) -> String {
-        format!("Townsfolk — {}", self.doc.pack_name())
+        let dirty = if self.doc.is_dirty() { " ●" } else { "" };
+        format!("Townsfolk — {}{dirty}", self.doc.pack().name)
     }
 
-    /// Restarts the preview at tick 0 with the current seed (no session if the pack has
-    /// errors).
+    /// Restarts the preview at tick 0 on the pack as it is now.
     pub fn reset(&mut self) {
-        self.accumulator = 0.0;
-        self.session = match &self.doc.pack {
-            Some(pack) if self.doc.errors == 0 => Session::from_pack(pack, self.seed).ok(),
-            _ => None,
-        };
-        self.motion = Motion {
-            prev: self
-                .session
-                .as_ref()
-                .map(|s| s.world().pos.clone())
-                .unwrap_or_default(),
-            alpha: 1.0,
-        };
+        self.restart_preview();
+    }
+
+    pub(crate) fn restart_preview(&mut self) {
+        self.preview.restart(self.doc.pack(), self.doc.revision());
     }
 
     /// Pauses and runs exactly one tick.
     pub fn step_once(&mut self) {
-        self.playing = false;
-        self.accumulator = 0.0;
-        if let Some(s) = &mut self.session {
-            s.step();
-            self.motion = Motion {
-                prev: s.world().pos.clone(),
-                alpha: 1.0,
-            };
-        }
+        self.preview.step_once();
     }
 
-    pub fn pack(&self) -> Option<&Pack> {
-        self.doc.pack.as_ref()
+    /// The open document.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+    pub fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+    pub fn pack(&self) -> &Pack {
+        self.doc.pack()
     }
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.doc.diagnostics
+        self.doc.diagnostics()
     }
     pub fn error_count(&self) -> usize {
-        self.doc.errors
+        self.doc
+            .diagnostics()
+            .iter()
+            .filter(|d| d.is_error())
+            .count()
     }
     /// The running preview, if the pack could start one.
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.preview.session.as_ref()
     }
     /// The preview's tick, if it runs.
     pub fn tick(&self) -> Option<u64> {
-        self.session.as_ref().map(Session::tick)
+        self.preview.session.as_ref().map(Session::tick)
     }
     pub fn is_playing(&self) -> bool {
-        self.playing
+        self.preview.playing
     }
     pub fn set_playing(&mut self, playing: bool) {
-        self.playing = playing;
+        self.preview.playing = playing;
     }
     pub fn speed(&self) -> Speed {
-        self.speed
+        self.preview.speed
     }
     pub fn set_speed(&mut self, speed: Speed) {
-        self.speed = speed;
+        self.preview.speed = speed;
     }
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.preview.seed
     }
     /// Changes the seed and restarts the preview.
     pub fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
-        self.seed_text = seed.to_string();
-        self.reset();
+        self.preview.set_seed(seed);
+        self.restart_preview();
     }
-    /// The selected NPC's id.
+    /// The selected NPC's id (in the preview).
     pub fn selected_npc(&self) -> Option<&str> {
-        self.selected.as_deref()
+        self.preview.selected.as_deref()
     }
     pub fn select_npc(&mut self, id: Option<&str>) {
-        self.selected = id.map(str::to_string);
+        self.preview.selected = id.map(str::to_string);
     }
     /// Where the preview last drew an NPC, in screen points (for tests and tools).
     pub fn npc_screen_pos(&self, id: &str) -> Option<egui::Pos2> {
-        self.view
+        self.preview
+            .view
             .last_npcs
             .iter()
             .find(|(n, _)| n == id)
             .map(|&(_, p)| p)
     }
-
-    fn handle_keys(&mut self, ctx: &egui::Context) -> bool {
-        let open = ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::O));
-        if ctx.egui_wants_keyboard_input() {
-            return open;
-        }
-        let (toggle, step, reset) = ctx.input_mut(|i| {
-            (
-                i.consume_key(Modifiers::NONE, Key::Space),
-                i.consume_key(Modifiers::NONE, Key::Period)
-                    | i.consume_key(Modifiers::NONE, Key::ArrowRight),
-                i.consume_key(Modifiers::NONE, Key::R),
-            )
-        });
-        if toggle {
-            self.playing = !self.playing;
-        }
-        if step {
-            self.step_once();
-        }
-        if reset {
-            self.reset();
-        }
-        open
+    /// Whether the theme is dark.
+    pub fn is_dark(&self) -> bool {
+        self.prefs.theme == shell::prefs::Theme::Dark
+    }
+    /// The UI scale (1.0 = 100%).
+    pub fn ui_scale(&self) -> f32 {
+        self.prefs.scale
+    }
+    /// The recent files (Open Recent), most recent first.
+    pub fn recent_files(&self) -> Vec<std::path::PathBuf> {
+        self.files.recent_paths()
+    }
+    /// The ids of the open document tabs' assets, as `Kind id`.
+    pub fn open_tabs(&self) -> Vec<String> {
+        shell::dock::open_assets(&self.dock)
+            .iter()
+            .map(|a| format!("{} {}", a.kind.label(), a.id))
+            .collect()
     }
 
-    /// Runs the ticks due for this frame, at the pack's fixed rate times the speed.
-    fn advance(&mut self, ctx: &egui::Context) {
-        let Some(session) = &mut self.session else {
-            return;
-        };
-        if !self.playing {
-            self.accumulator = 0.0;
-            self.motion.alpha = 1.0;
+    /// The global shortcuts (and the preview's, when no text field has the keyboard).
+    fn handle_keys(&mut self, ctx: &egui::Context) {
+        if self.files.modal_open() {
             return;
         }
-        let frame_dt = f64::from(ctx.input(|i| i.stable_dt)).clamp(0.0, MAX_FRAME_DT);
-        let tick_dt = session.program().dt.max(1e-4);
-        self.accumulator += frame_dt * f64::from(self.speed.factor());
-        let due = (self.accumulator / tick_dt).floor();
-        let n = if due >= f64::from(MAX_TICKS_PER_FRAME) {
-            self.accumulator = 0.0;
-            MAX_TICKS_PER_FRAME
-        } else {
-            self.accumulator -= due * tick_dt;
-            due as u32
-        };
-        if n > 0 {
-            self.motion.prev.clone_from(&session.world().pos);
-            for _ in 0..n {
-                session.step();
-            }
-            if n > 1 {
-                // Several ticks in one frame: interpolating only the last would jitter.
-                self.motion.prev.clone_from(&session.world().pos);
+        let commands = [
+            (Command::New, Action::New),
+            (Command::Open, Action::OpenDialog),
+            (Command::SaveAs, Action::SaveAs),
+            (Command::Save, Action::Save),
+            (Command::Find, Action::Find),
+            (Command::CloseTab, Action::CloseTab),
+        ];
+        let mut actions = Vec::new();
+        for (command, action) in commands {
+            if shortcuts::consume(ctx, command) {
+                actions.push(action);
             }
         }
-        self.motion.alpha = (self.accumulator / tick_dt).clamp(0.0, 1.0);
-        ctx.request_repaint();
+        // A focused text field keeps its own undo (Ctrl+Z) and typed keys.
+        if !ctx.egui_wants_keyboard_input() {
+            // Redo first: Ctrl+Shift+Z also matches Ctrl+Z logically.
+            if shortcuts::consume(ctx, Command::Redo) || shortcuts::consume(ctx, Command::RedoAlt) {
+                actions.push(Action::Redo);
+            }
+            if shortcuts::consume(ctx, Command::Undo) {
+                actions.push(Action::Undo);
+            }
+            if shortcuts::consume(ctx, Command::PlayPause) {
+                actions.push(Action::PlayPause);
+            }
+            if shortcuts::consume(ctx, Command::StepTick) {
+                actions.push(Action::Step);
+            }
+            if shortcuts::consume(ctx, Command::Restart) {
+                actions.push(Action::Restart);
+            }
+        }
+        for a in actions {
+            self.perform(ctx, a);
+        }
     }
 
-    fn open_dialog(&mut self) {
-        let mut dialog = rfd::FileDialog::new()
-            .set_title("Open a Townsfolk pack")
-            .add_filter("Townsfolk pack", &["json"]);
-        if let Some(dir) = self.doc.path.as_deref().and_then(Path::parent) {
-            dialog = dialog.set_directory(dir);
+    /// Makes the window use the screen on the first frames: maximized where the window
+    /// manager supports it, else the monitor's size.
+    fn fit_window(&mut self, ctx: &egui::Context) {
+        if self.window_fitted {
+            return;
         }
-        if let Some(path) = dialog.pick_file() {
-            self.open(&path);
-        }
-    }
-
-    fn top_bar_ui(&mut self, ui: &mut egui::Ui) -> bool {
-        let mut open = false;
-        ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            ui.label(RichText::new("Townsfolk").strong().size(16.0));
-            ui.separator();
-            ui.label(RichText::new(self.doc.pack_name()).strong().size(16.0));
-            let source = match &self.doc.path {
-                Some(p) => p.display().to_string(),
-                None => self.doc.source_label.clone(),
-            };
-            ui.label(RichText::new(source).weak().monospace());
-            if self.doc.lossy {
-                ui.label(RichText::new("⚠ partly read").color(panels::WARNING_COLOR))
-                    .on_hover_text(
-                        "Some items could not be read and are left out; see Diagnostics.",
-                    );
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui
-                    .button("📂 Open…")
-                    .on_hover_text("Open a pack file (Ctrl+O)")
-                    .clicked()
-                {
-                    open = true;
-                }
-            });
+        let (monitor, inner, maximized) = ctx.input(|i| {
+            let v = i.viewport();
+            (v.monitor_size, v.inner_rect, v.maximized)
         });
-        ui.add_space(2.0);
-        ui.horizontal(|ui| {
-            let running = self.session.is_some();
-            ui.add_enabled_ui(running, |ui| {
-                let (icon, tip) = if self.playing {
-                    ("⏸ Pause", "Pause the preview (Space)")
+        let Some(monitor) = monitor else {
+            return; // not known yet (or never, under a test harness)
+        };
+        self.window_fitted = true;
+        if maximized == Some(true) {
+            return;
+        }
+        let small =
+            inner.is_none_or(|r| r.width() < monitor.x * 0.9 || r.height() < monitor.y * 0.9);
+        if small && monitor.x > 0.0 && monitor.y > 0.0 {
+            ctx.send_viewport_cmd(egui::ViewportCommand::OuterPosition(egui::Pos2::ZERO));
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(monitor));
+        }
+    }
+
+    /// Does what a menu item, a shortcut, a panel or a view asked.
+    pub(crate) fn perform(&mut self, ctx: &egui::Context, action: Action) {
+        match action {
+            Action::New => self.files_request(shell::files::Pending::New),
+            Action::OpenDialog => self.files_request(shell::files::Pending::OpenDialog),
+            Action::OpenRecent(path) => self.files_request(shell::files::Pending::Open(path)),
+            Action::Revert => self.files_request(shell::files::Pending::Revert),
+            Action::Quit => {
+                if self.doc.is_dirty() {
+                    self.files.prompt = Some(shell::files::Pending::Quit);
                 } else {
-                    ("▶ Play", "Play the preview (Space)")
-                };
-                if ui.button(icon).on_hover_text(tip).clicked() {
-                    self.playing = !self.playing;
-                }
-                if ui
-                    .button("⏭ Step")
-                    .on_hover_text("Pause and run one tick (. or →)")
-                    .clicked()
-                {
-                    self.step_once();
-                }
-                if ui
-                    .button("⟲ Reset")
-                    .on_hover_text("Restart at tick 0 with this seed (R)")
-                    .clicked()
-                {
-                    self.reset();
-                }
-                ui.separator();
-                ui.label("Speed");
-                for s in Speed::ALL {
-                    ui.selectable_value(&mut self.speed, s, s.label())
-                        .on_hover_text(format!("{} × real time", s.factor()));
-                }
-            });
-            ui.separator();
-            ui.label("Seed");
-            let seed_ok = self.seed_text.trim().parse::<u64>().is_ok();
-            let edit = egui::TextEdit::singleline(&mut self.seed_text)
-                .desired_width(80.0)
-                .text_color_opt((!seed_ok).then_some(panels::ERROR_COLOR));
-            let r = ui
-                .add(edit)
-                .on_hover_text("Random seed of the preview (a whole number); changing it restarts");
-            if r.changed()
-                && let Ok(seed) = self.seed_text.trim().parse::<u64>()
-                && seed != self.seed
-            {
-                self.seed = seed;
-                self.reset();
-            }
-            ui.separator();
-            match &self.session {
-                Some(s) => {
-                    let w = s.world();
-                    let minutes = (w.hour * 60.0).floor() as i64;
-                    ui.label(RichText::new(format!("tick {}", w.tick)).monospace())
-                        .on_hover_text("Simulation ticks since the start");
-                    ui.separator();
-                    ui.label(
-                        RichText::new(format!(
-                            "day {}  {:02}:{:02}",
-                            w.day,
-                            minutes / 60,
-                            minutes % 60
-                        ))
-                        .monospace(),
-                    )
-                    .on_hover_text("In-game clock");
-                    ui.separator();
-                    ui.label(RichText::new(format!("hash {:016x}", s.hash())).monospace())
-                        .on_hover_text(
-                            "Hash of the whole world state: the same pack, seed and tick always give the same hash",
-                        );
-                }
-                None => {
-                    ui.label(RichText::new("preview stopped").weak());
+                    self.allow_close = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             }
-        });
-        ui.add_space(2.0);
-        open
+            Action::Save => {
+                self.save_document();
+            }
+            Action::SaveAs => {
+                self.save_document_as();
+            }
+            Action::Export => self.files.open_export(),
+            Action::Undo => {
+                let label = self.doc.undo_label().map(str::to_string);
+                if self.doc.undo() {
+                    self.status = label.map(|l| format!("Undid {l}"));
+                }
+            }
+            Action::Redo => {
+                let label = self.doc.redo_label().map(str::to_string);
+                if self.doc.redo() {
+                    self.status = label.map(|l| format!("Redid {l}"));
+                }
+            }
+            Action::Find => {
+                shell::dock::show_tab(&mut self.dock, Tab::Find);
+                self.views.find.focus_query = true;
+            }
+            Action::CloseTab => {
+                if let Some(tab @ Tab::Asset(_)) = shell::dock::focused_tab(&mut self.dock) {
+                    shell::dock::close_tab(&mut self.dock, &tab);
+                }
+            }
+            Action::Open(asset) => {
+                self.views.open(&self.doc, &asset);
+                let tab = Tab::Asset(asset);
+                shell::dock::show_tab(&mut self.dock, tab.clone());
+                self.inspected = Some(tab);
+            }
+            Action::Reveal(at) => {
+                self.views.reveal(&mut self.doc, &at);
+                let tab = Tab::Asset(at.asset);
+                shell::dock::show_tab(&mut self.dock, tab.clone());
+                self.inspected = Some(tab);
+            }
+            Action::SelectNpc(id) => self.preview.selected = Some(id),
+            Action::ShowTab(tab) => shell::dock::show_tab(&mut self.dock, tab),
+            Action::ResetLayout => self.dock = shell::dock::default_layout(),
+            Action::SetTheme(theme) => self.prefs.theme = theme,
+            Action::SetScale(scale) => self.prefs.scale = scale,
+            Action::PlayPause => {
+                if self.preview.session.is_some() {
+                    self.preview.playing = !self.preview.playing;
+                }
+            }
+            Action::Step => self.preview.step_once(),
+            Action::Restart => self.restart_preview(),
+            Action::ShowShortcuts => self.show_shortcuts = true,
+            Action::ShowAbout => self.show_about = true,
+            Action::Status(text) => self.status = Some(text),
+            Action::DismissChangedOnDisk => self.files.changed_on_disk = false,
+        }
     }
-}
 
-fn load_document(path: &Path) -> Document {
-    Document::new(
-        program::load_file(path),
-        Some(path.to_path_buf()),
-        path.display().to_string(),
-    )
+    fn files_request(&mut self, what: shell::files::Pending) {
+        shell::files::request(self, what);
+    }
 }
 
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        let mut open = self.handle_keys(&ctx);
-        self.advance(&ctx);
-
-        egui::Panel::top("top_bar").show(ui, |ui| {
-            open |= self.top_bar_ui(ui);
-        });
-        egui::Panel::bottom("diagnostics")
-            .resizable(true)
-            .default_size(120.0)
-            .size_range(60.0..=600.0)
-            .show(ui, |ui| {
-                panels::diagnostics_ui(ui, &self.doc, self.session.as_ref());
-            });
-        egui::Panel::left("assets")
-            .resizable(true)
-            .default_size(270.0)
-            .size_range(160.0..=600.0)
-            .show(ui, |ui| {
-                panels::assets_ui(ui, &self.doc, &mut self.selected);
-            });
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(330.0)
-            .size_range(200.0..=700.0)
-            .show(ui, |ui| {
-                panels::inspector_ui(
-                    ui,
-                    &self.doc,
-                    self.session.as_ref(),
-                    self.selected.as_deref(),
-                );
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
-            preview::preview_ui(
-                ui,
-                &self.doc,
-                self.session.as_ref(),
-                &self.motion,
-                self.playing,
-                &mut self.selected,
-                &mut self.view,
-            );
-        });
-
-        if open {
-            self.open_dialog();
+        let prefs = self.prefs.sanitized();
+        if self.applied != Some(prefs) {
+            prefs.apply(&ctx);
+            self.applied = Some(prefs);
+        } else if (ctx.zoom_factor() - self.prefs.scale).abs() > 1e-4 {
+            // Ctrl +/- zoomed: remember it like a menu choice.
+            self.prefs.scale = ctx.zoom_factor();
+            self.applied = Some(self.prefs);
         }
+        self.fit_window(&ctx);
+        self.doc.poll();
+        shell::files::on_frame(self, &ctx);
+        self.handle_keys(&ctx);
+
+        if self.dock.find_tab(&Tab::Preview).is_some() {
+            let dt = f64::from(ctx.input(|i| i.stable_dt));
+            if self.preview.advance(dt) {
+                ctx.request_repaint();
+            }
+        }
+
+        let mut actions = Vec::new();
+        egui::Panel::top("menu_bar").show(ui, |ui| {
+            shell::menu::menu_bar_ui(ui, self, &mut actions);
+        });
+        egui::Panel::bottom("status_bar").show(ui, |ui| {
+            shell::status::status_bar_ui(ui, self);
+        });
+        if let Some(banner) = shell::files::banner(self) {
+            egui::Panel::top("banner").show(ui, |ui| {
+                shell::files::banner_ui(ui, &banner, &mut actions);
+            });
+        }
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| {
+                let focused = shell::dock::focused_tab(&mut self.dock);
+                if let Some(tab) = focused.filter(Tab::is_document) {
+                    self.inspected = Some(tab);
+                }
+                let style = egui_dock::Style::from_egui(ui.style().as_ref());
+                let mut viewer = shell::viewer::Viewer {
+                    doc: &mut self.doc,
+                    preview: &mut self.preview,
+                    views: &mut self.views,
+                    inspected: self.inspected.clone(),
+                    actions: &mut actions,
+                };
+                DockArea::new(&mut self.dock)
+                    .style(style)
+                    .show_leaf_collapse_buttons(false)
+                    .show_inside(ui, &mut viewer);
+            });
+        for a in actions {
+            self.perform(&ctx, a);
+        }
+        self.views
+            .retain_open(&shell::dock::open_assets(&self.dock));
+
+        shell::files::modals_ui(self, &ctx);
+        shell::menu::help_windows_ui(self, &ctx);
+
         let title = self.window_title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        shell::files::persist(self, storage);
+    }
+
+    fn auto_save_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(30)
     }
 }

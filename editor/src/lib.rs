@@ -9,7 +9,6 @@ mod app;
 pub mod canvas;
 pub mod document;
 pub mod io;
-mod panels;
 mod preview;
 mod shell;
 pub mod shortcuts;

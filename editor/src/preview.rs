@@ -1,17 +1,64 @@
-//! The live 2D preview: world bounds, areas, objects and NPCs drawn with egui's painter.
+//! The live 2D preview: a running session of the open pack, stepped at the pack's fixed rate,
+//! and its drawing (world bounds, areas, objects and NPCs) with egui's painter.
 //!
-//! World coordinates have y pointing down, like the screen. The world is fitted to the panel
+//! World coordinates have y pointing down, like the screen. The world is fitted to the tab
 //! keeping its aspect ratio; the mouse wheel zooms around the pointer, dragging pans, and a
-//! double click fits the world again.
+//! double click fits the world again. NPC names are placed where they do not cover another
+//! name; the rest show on hover.
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, pos2, vec2};
-use townsfolk_runtime::Session;
-use townsfolk_runtime::pack::Shape as AreaShape;
+use egui::{
+    Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, pos2, vec2,
+};
+use townsfolk_runtime::pack::{Pack, Shape as AreaShape};
 use townsfolk_runtime::value::Vec2;
-use townsfolk_runtime::world::NPC_RADIUS;
+use townsfolk_runtime::world::{NPC_RADIUS, Session};
 
-use crate::app::{Document, Motion};
-use crate::panels;
+use crate::shell::style;
+
+/// Ticks run in one frame at most, so a slow frame never snowballs ("spiral of death").
+const MAX_TICKS_PER_FRAME: u32 = 64;
+/// Longest real time one frame may account for, in seconds.
+const MAX_FRAME_DT: f64 = 0.1;
+/// Seed used when the editor starts.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Preview speed: a multiple of real time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    X1,
+    X2,
+    X4,
+    X8,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 4] = [Speed::X1, Speed::X2, Speed::X4, Speed::X8];
+    pub fn factor(self) -> u32 {
+        match self {
+            Speed::X1 => 1,
+            Speed::X2 => 2,
+            Speed::X4 => 4,
+            Speed::X8 => 8,
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::X1 => "×1",
+            Speed::X2 => "×2",
+            Speed::X4 => "×4",
+            Speed::X8 => "×8",
+        }
+    }
+}
+
+/// Where NPCs were before the last tick and how far the frame is towards the next one, so
+/// the preview can move them smoothly between fixed-step ticks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Motion {
+    pub prev: Vec<Vec2>,
+    /// 0 = at `prev`, 1 = at the current positions.
+    pub alpha: f64,
+}
 
 /// Pan and zoom of the preview, and where NPCs were last drawn (for hit-testing).
 #[derive(Clone, Debug)]
@@ -29,6 +76,251 @@ impl Default for View {
             last_npcs: Vec::new(),
         }
     }
+}
+
+/// The running preview: its session, clock, speed, seed and selected NPC.
+pub(crate) struct Preview {
+    pub session: Option<Session>,
+    pub playing: bool,
+    pub speed: Speed,
+    pub seed: u64,
+    seed_text: String,
+    /// Real time (scaled by speed) not yet turned into ticks.
+    accumulator: f64,
+    pub motion: Motion,
+    /// Selected NPC, by id (survives restarts).
+    pub selected: Option<String>,
+    pub view: View,
+    /// The document revision the session was built from (`None`: none built yet).
+    pub built_from: Option<u64>,
+    /// Why the session could not start (the pack has errors), shown in the tab.
+    pub not_running: Option<String>,
+}
+
+impl Preview {
+    pub fn new() -> Preview {
+        Preview {
+            session: None,
+            playing: true,
+            speed: Speed::X1,
+            seed: DEFAULT_SEED,
+            seed_text: DEFAULT_SEED.to_string(),
+            accumulator: 0.0,
+            motion: Motion::default(),
+            selected: None,
+            view: View::default(),
+            built_from: None,
+            not_running: None,
+        }
+    }
+
+    /// Restarts at tick 0 with the current seed on `pack` (no session while it has errors).
+    /// Keeps the selected NPC if it still exists, else selects the first.
+    pub fn restart(&mut self, pack: &Pack, revision: u64) {
+        self.accumulator = 0.0;
+        self.built_from = Some(revision);
+        self.not_running = None;
+        self.session = match Session::from_pack(pack, self.seed) {
+            Ok(s) => Some(s),
+            Err(diags) => {
+                let errors = diags.iter().filter(|d| d.is_error()).count();
+                let s = if errors == 1 { "" } else { "s" };
+                self.not_running = Some(format!(
+                    "The pack has {errors} error{s}; fix them to run the preview."
+                ));
+                None
+            }
+        };
+        self.motion = Motion {
+            prev: self
+                .session
+                .as_ref()
+                .map(|s| s.world().pos.clone())
+                .unwrap_or_default(),
+            alpha: 1.0,
+        };
+        let still_there = self
+            .selected
+            .as_ref()
+            .is_some_and(|id| pack.world.npcs.iter().any(|n| &n.id == id));
+        if !still_there {
+            self.selected = pack.world.npcs.first().map(|n| n.id.clone());
+        }
+    }
+
+    /// Pauses and runs exactly one tick.
+    pub fn step_once(&mut self) {
+        self.playing = false;
+        self.accumulator = 0.0;
+        if let Some(s) = &mut self.session {
+            s.step();
+            self.motion = Motion {
+                prev: s.world().pos.clone(),
+                alpha: 1.0,
+            };
+        }
+    }
+
+    /// Changes the seed (the caller restarts).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.seed_text = seed.to_string();
+    }
+
+    /// Runs the ticks due for `frame_dt` seconds of real time, at the pack's fixed rate times
+    /// the speed. Returns whether the preview is running (and so wants another frame).
+    pub fn advance(&mut self, frame_dt: f64) -> bool {
+        let Some(session) = &mut self.session else {
+            return false;
+        };
+        if !self.playing {
+            self.accumulator = 0.0;
+            self.motion.alpha = 1.0;
+            return false;
+        }
+        let frame_dt = frame_dt.clamp(0.0, MAX_FRAME_DT);
+        let tick_dt = session.program().dt.max(1e-4);
+        self.accumulator += frame_dt * f64::from(self.speed.factor());
+        let due = (self.accumulator / tick_dt).floor();
+        let n = if due >= f64::from(MAX_TICKS_PER_FRAME) {
+            self.accumulator = 0.0;
+            MAX_TICKS_PER_FRAME
+        } else {
+            self.accumulator -= due * tick_dt;
+            due as u32
+        };
+        if n > 0 {
+            self.motion.prev.clone_from(&session.world().pos);
+            for _ in 0..n {
+                session.step();
+            }
+            if n > 1 {
+                // Several ticks in one frame: interpolating only the last would jitter.
+                self.motion.prev.clone_from(&session.world().pos);
+            }
+        }
+        self.motion.alpha = (self.accumulator / tick_dt).clamp(0.0, 1.0);
+        true
+    }
+}
+
+/// What the preview tab asks of the app after a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PreviewOutput {
+    /// Restart on the document's current pack (the Restart button, or a new seed).
+    pub restart: bool,
+}
+
+/// The preview tab: its toolbar (play, step, restart, speed, seed, clock, hash) and the world.
+/// `stale` says the document changed since the session was built.
+pub(crate) fn preview_tab_ui(
+    ui: &mut egui::Ui,
+    preview: &mut Preview,
+    stale: bool,
+) -> PreviewOutput {
+    let mut out = PreviewOutput::default();
+    toolbar_ui(ui, preview, stale, &mut out);
+    ui.separator();
+    world_ui(ui, preview);
+    out
+}
+
+fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut PreviewOutput) {
+    use crate::shortcuts::{Command, text};
+    let ctx = ui.ctx().clone();
+    ui.horizontal_wrapped(|ui| {
+        let running = preview.session.is_some();
+        ui.add_enabled_ui(running, |ui| {
+            let (icon, tip) = if preview.playing {
+                ("⏸ Pause", "Pause the preview")
+            } else {
+                ("▶ Play", "Play the preview")
+            };
+            let tip = format!("{tip} ({})", text(&ctx, Command::PlayPause));
+            if ui.button(icon).on_hover_text(tip).clicked() {
+                preview.playing = !preview.playing;
+            }
+            if ui
+                .button("⏭ Step")
+                .on_hover_text(format!(
+                    "Pause and run one tick ({})",
+                    text(&ctx, Command::StepTick)
+                ))
+                .clicked()
+            {
+                preview.step_once();
+            }
+        });
+        let restart_label = if stale { "⟲ Restart with edits" } else { "⟲ Restart" };
+        if ui
+            .button(restart_label)
+            .on_hover_text(format!(
+                "Restart at tick 0 with this seed on the pack as it is now ({})",
+                text(&ctx, Command::Restart)
+            ))
+            .clicked()
+        {
+            out.restart = true;
+        }
+        ui.separator();
+        ui.add_enabled_ui(running, |ui| {
+            ui.label("Speed");
+            for s in Speed::ALL {
+                ui.selectable_value(&mut preview.speed, s, s.label())
+                    .on_hover_text(format!("{} × real time", s.factor()));
+            }
+        });
+        ui.separator();
+        ui.label("Seed");
+        let seed_ok = preview.seed_text.trim().parse::<u64>().is_ok();
+        let edit = egui::TextEdit::singleline(&mut preview.seed_text)
+            .desired_width(80.0)
+            .text_color_opt((!seed_ok).then_some(style::ERROR_COLOR));
+        let r = ui
+            .add(edit)
+            .on_hover_text("Random seed of the preview (a whole number); changing it restarts");
+        if r.changed()
+            && let Ok(seed) = preview.seed_text.trim().parse::<u64>()
+            && seed != preview.seed
+        {
+            preview.seed = seed;
+            out.restart = true;
+        }
+        ui.separator();
+        match &preview.session {
+            Some(s) => {
+                let w = s.world();
+                let minutes = (w.hour * 60.0).floor() as i64;
+                ui.label(RichText::new(format!("tick {}", w.tick)).monospace())
+                    .on_hover_text("Simulation ticks since the start");
+                ui.label(
+                    RichText::new(format!(
+                        "day {}  {:02}:{:02}",
+                        w.day,
+                        minutes / 60,
+                        minutes % 60
+                    ))
+                    .monospace(),
+                )
+                .on_hover_text("In-game clock");
+                ui.label(RichText::new(format!("hash {:016x}", s.hash())).monospace())
+                    .on_hover_text(
+                        "Hash of the whole world state: the same pack, seed and tick always give the same hash",
+                    );
+            }
+            None => {
+                ui.label(RichText::new("preview stopped").weak());
+            }
+        }
+        if stale && running {
+            ui.label(
+                RichText::new("● pack edited since start")
+                    .color(style::WARNING_COLOR)
+                    .small(),
+            )
+            .on_hover_text("The preview runs the pack as it was when it started; Restart to run the edits.");
+        }
+    });
 }
 
 const NPC_PALETTE: [Color32; 8] = [
@@ -73,34 +365,28 @@ impl Xform {
     }
 }
 
-/// The central panel: the world, or why it cannot run.
-pub fn preview_ui(
-    ui: &mut egui::Ui,
-    doc: &Document,
-    session: Option<&Session>,
-    motion: &Motion,
-    playing: bool,
-    selected: &mut Option<String>,
-    view: &mut View,
-) {
-    let Some(session) = session else {
+/// The world, or why it cannot run.
+fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
+    let Preview {
+        session,
+        motion,
+        playing,
+        selected,
+        view,
+        not_running,
+        ..
+    } = preview;
+    let playing = *playing;
+    let Some(session) = session.as_ref() else {
         view.last_npcs.clear();
-        let text = if doc.pack.is_none() {
-            "This file could not be opened as a pack; see Diagnostics below.".to_string()
-        } else if doc.errors > 0 {
-            let s = if doc.errors == 1 { "" } else { "s" };
-            format!(
-                "The pack has {} error{s}; fix them to run the preview.",
-                doc.errors
-            )
-        } else {
-            "The preview could not start.".to_string()
-        };
+        let text = not_running
+            .clone()
+            .unwrap_or_else(|| "The preview is not running.".to_string());
         ui.centered_and_justified(|ui| {
             ui.label(
-                egui::RichText::new(format!("⊗  {text}"))
+                RichText::new(format!("⊗  {text}"))
                     .size(18.0)
-                    .color(panels::ERROR_COLOR),
+                    .color(style::ERROR_COLOR),
             );
         });
         return;
@@ -175,13 +461,13 @@ pub fn preview_ui(
                 .iter()
                 .filter(|d| d.state.alive)
                 .filter_map(|d| {
-                    let proto = townsfolk_runtime::world::areas::proto_of(d.id) as usize;
+                    let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
                     p.areas.get(proto).map(|a| {
                         (
                             proto,
                             a,
                             d.offset,
-                            townsfolk_runtime::world::areas::area_name(p, d.id),
+                            townsfolk_runtime::areas::area_name(p, d.id),
                         )
                     })
                 }),
@@ -266,6 +552,7 @@ pub fn preview_ui(
     }
     let selected_idx = selected.as_deref().and_then(|id| p.npc_index(id));
     // Every NPC in the world, spawned copies (`rat#3`) included; removed ones are gone.
+    let mut labels = Vec::with_capacity(w.npcs.len());
     for (i, npc) in w.npcs.iter().enumerate() {
         let Some(&s) = drawn.get(i) else { continue };
         if npc.removed {
@@ -273,18 +560,12 @@ pub fn preview_ui(
         }
         let name = w.npc_name(p, i as u32);
         let color = npc_color(i);
-        if selected_idx == Some(i as u32) {
+        let is_selected = selected_idx == Some(i as u32);
+        if is_selected {
             painter.circle_filled(s, npc_r + 7.0, Color32::from_white_alpha(30));
             painter.circle_stroke(s, npc_r + 5.0, Stroke::new(2.0, Color32::WHITE));
         }
         painter.circle(s, npc_r, color, Stroke::new(1.5, Color32::from_gray(20)));
-        painter.text(
-            s + vec2(npc_r + 4.0, -npc_r - 2.0),
-            Align2::LEFT_BOTTOM,
-            &name,
-            FontId::proportional(13.0),
-            Color32::from_gray(235),
-        );
         match npc.show {
             Some((true, text)) => speech_bubble(&painter, s, npc_r, p.sym(text)),
             Some((false, anim)) => {
@@ -298,8 +579,15 @@ pub fn preview_ui(
             }
             None => {}
         }
+        labels.push(NpcLabel {
+            at: s,
+            text: name.clone(),
+            priority: is_selected,
+        });
         view.last_npcs.push((name, s));
     }
+    let label_font = FontId::proportional(13.0);
+    let hidden = place_npc_labels(&painter, &labels, npc_r, &label_font);
 
     // Picking.
     let nearest = |at: Pos2| {
@@ -316,9 +604,19 @@ pub fn preview_ui(
         *selected = nearest(at);
     }
     if let Some(at) = resp.hover_pos()
-        && nearest(at).is_some()
+        && let Some(id) = nearest(at)
     {
         ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+        if hidden.contains(&id) {
+            // Its name had no room: show it by the pointer.
+            painter.text(
+                at + vec2(12.0, -12.0),
+                Align2::LEFT_BOTTOM,
+                &id,
+                label_font.clone(),
+                Color32::WHITE,
+            );
+        }
     }
 
     // Overlays.
@@ -339,6 +637,69 @@ pub fn preview_ui(
             Color32::from_rgb(255, 191, 0),
         );
     }
+}
+
+/// An NPC's name to place beside it.
+struct NpcLabel {
+    at: Pos2,
+    text: String,
+    /// Placed first (the selected NPC).
+    priority: bool,
+}
+
+/// Where a label of `size` may go around an NPC at `at` of radius `r`: right, left, above,
+/// below, then the diagonals.
+fn label_candidates(at: Pos2, r: f32, size: egui::Vec2) -> [Rect; 6] {
+    let gap = 3.0;
+    [
+        Rect::from_min_size(pos2(at.x + r + gap, at.y - size.y * 0.5), size),
+        Rect::from_min_size(pos2(at.x - r - gap - size.x, at.y - size.y * 0.5), size),
+        Rect::from_min_size(pos2(at.x - size.x * 0.5, at.y - r - gap - size.y), size),
+        Rect::from_min_size(pos2(at.x - size.x * 0.5, at.y + r + gap), size),
+        Rect::from_min_size(pos2(at.x + r, at.y - r - size.y), size),
+        Rect::from_min_size(pos2(at.x + r, at.y + r), size),
+    ]
+}
+
+/// Draws each label in the first place where it covers neither another label nor an NPC;
+/// returns the names that had no room (shown on hover instead).
+fn place_npc_labels(
+    painter: &egui::Painter,
+    labels: &[NpcLabel],
+    r: f32,
+    font: &FontId,
+) -> Vec<String> {
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    // Stable: the selected NPC first, then in world order.
+    order.sort_by_key(|&i| !labels[i].priority);
+    let bodies: Vec<Rect> = labels
+        .iter()
+        .map(|l| Rect::from_center_size(l.at, egui::Vec2::splat(2.0 * r)))
+        .collect();
+    let mut taken: Vec<Rect> = Vec::with_capacity(labels.len());
+    let mut hidden = Vec::new();
+    for i in order {
+        let l = &labels[i];
+        let galley = painter.layout_no_wrap(l.text.clone(), font.clone(), Color32::from_gray(235));
+        let size = galley.size();
+        let spot = label_candidates(l.at, r, size).into_iter().find(|c| {
+            let c = c.shrink(1.0);
+            !taken.iter().any(|t| t.intersects(c))
+                && !bodies
+                    .iter()
+                    .enumerate()
+                    .any(|(j, b)| j != i && b.intersects(c))
+        });
+        match spot {
+            Some(rect) => {
+                painter.rect_filled(rect.expand(1.0), 3.0, Color32::from_black_alpha(110));
+                painter.galley(rect.min, galley, Color32::from_gray(235));
+                taken.push(rect);
+            }
+            None => hidden.push(l.text.clone()),
+        }
+    }
+    hidden
 }
 
 /// Light grid lines every 1, 2, 5, 10, … world units, at least ~40 px apart.

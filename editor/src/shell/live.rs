@@ -1,0 +1,301 @@
+//! The live NPC inspector (shown in the Inspector tab while the preview is the active tab):
+//! the selected NPC's facts, its running tree with adopted behaviors under their request
+//! nodes, blackboard and inboxes, then the world's flags and counters.
+
+use std::collections::BTreeMap;
+
+use egui::{CollapsingHeader, Color32, RichText, ScrollArea};
+use townsfolk_runtime::bt::Status;
+use townsfolk_runtime::pack::{Node, Pack};
+use townsfolk_runtime::value::{EntityId, Value};
+use townsfolk_runtime::world::{Program, Session};
+
+use crate::preview;
+use crate::shell::style::{OK_COLOR, status_color};
+
+/// What the inspector shows about one authored node.
+#[derive(Clone, Debug)]
+struct NodeMeta {
+    type_name: &'static str,
+    name: Option<String>,
+    comment: Option<String>,
+}
+
+/// Authored node facts by tree id and node id, filled per tree on first use and dropped when
+/// the document changes (so a big pack is never indexed whole every frame).
+#[derive(Default)]
+pub(crate) struct NodeIndex {
+    revision: Option<u64>,
+    trees: BTreeMap<String, BTreeMap<String, NodeMeta>>,
+}
+
+impl NodeIndex {
+    fn get(&mut self, pack: &Pack, revision: u64, tree: &str, id: &str) -> Option<&NodeMeta> {
+        if self.revision != Some(revision) {
+            self.trees.clear();
+            self.revision = Some(revision);
+        }
+        if !self.trees.contains_key(tree) {
+            let mut nodes = BTreeMap::new();
+            if let Some(def) = pack.tree(tree) {
+                index_nodes(&def.root, &mut nodes);
+            }
+            self.trees.insert(tree.to_string(), nodes);
+        }
+        self.trees.get(tree).and_then(|t| t.get(id))
+    }
+}
+
+fn index_nodes(node: &Node, out: &mut BTreeMap<String, NodeMeta>) {
+    out.insert(
+        node.id.clone(),
+        NodeMeta {
+            type_name: node.kind.type_name(),
+            name: node.name.clone(),
+            comment: node.comment.clone(),
+        },
+    );
+    for child in &node.children {
+        index_nodes(child, out);
+    }
+}
+
+/// The authored pack the live nodes are looked up in.
+pub(crate) struct Authored<'a> {
+    pub pack: &'a Pack,
+    pub revision: u64,
+    pub index: &'a mut NodeIndex,
+}
+
+/// Live state of the selected NPC, then world flags and counters.
+pub(crate) fn live_inspector_ui(
+    ui: &mut egui::Ui,
+    authored: Authored<'_>,
+    session: Option<&Session>,
+    selected: Option<&str>,
+) {
+    let mut authored = authored;
+    let Some(session) = session else {
+        ui.label(RichText::new("The preview is not running, so there is no live state.").weak());
+        return;
+    };
+    let p: &Program = session.program();
+    ScrollArea::vertical()
+        .id_salt("inspector_scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            match selected.and_then(|id| p.npc_index(id)) {
+                Some(i) => npc_ui(ui, &mut authored, session, i as usize),
+                None => {
+                    ui.label(RichText::new("Click an NPC in the preview to inspect it.").weak());
+                }
+            }
+            ui.add_space(6.0);
+            world_ui(ui, session);
+        });
+}
+
+fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: usize) {
+    let p = session.program();
+    let w = session.world();
+    let (Some(info), Some(npc), Some(&pos)) = (p.npcs.get(i), w.npcs.get(i), w.pos.get(i)) else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        let (dot, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+        ui.painter()
+            .circle_filled(dot.center(), 6.0, preview::npc_color(i));
+        ui.label(RichText::new(&info.id).heading().strong());
+        if !info.name.is_empty() && info.name != info.id {
+            ui.label(RichText::new(&info.name).weak());
+        }
+    });
+    let tree = p.trees.get(npc.instance.tree as usize);
+    egui::Grid::new("npc_facts")
+        .num_columns(2)
+        .spacing([12.0, 3.0])
+        .show(ui, |ui| {
+            ui.label(RichText::new("position").weak());
+            ui.label(RichText::new(format!("{:.2}, {:.2}", pos.x, pos.y)).monospace());
+            ui.end_row();
+            ui.label(RichText::new("area").weak());
+            ui.label(npc.area.map_or("—", |a| {
+                p.areas.get(a as usize).map_or("?", |a| a.id.as_str())
+            }));
+            ui.end_row();
+            ui.label(RichText::new("tree").weak());
+            ui.label(tree.map_or("—", |t| t.id.as_str()));
+            ui.end_row();
+            ui.label(RichText::new("status").weak());
+            ui.label(
+                RichText::new(npc.last_status.name())
+                    .color(status_color(npc.last_status))
+                    .strong(),
+            );
+            ui.end_row();
+            ui.label(RichText::new("walking to").weak());
+            ui.label(match npc.target {
+                Some(t) => RichText::new(format!("{:.2}, {:.2}", t.x, t.y)).monospace(),
+                None => RichText::new("—"),
+            });
+            ui.end_row();
+            ui.label(RichText::new("showing").weak());
+            ui.label(match npc.show {
+                Some((true, text)) => RichText::new(format!("says “{}”", p.sym(text))),
+                Some((false, anim)) => RichText::new(format!("animates {}", p.sym(anim))).italics(),
+                None => RichText::new("—"),
+            });
+            ui.end_row();
+        });
+
+    ui.add_space(4.0);
+    if let Some(tree) = tree {
+        CollapsingHeader::new(format!("Tree {} (live)", tree.id))
+            .id_salt("inspector_tree")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.spacing_mut().item_spacing.y = 1.0;
+                if tree.nodes.is_empty() {
+                    ui.label(RichText::new("Every node is disabled.").weak());
+                }
+                // The NPC's own tree, with each adopted behavior under the request node
+                // that holds it, and the area handlers running for it.
+                let nodes = townsfolk_runtime::debug::live_nodes(p, w, i as u32, None);
+                for node in &nodes {
+                    if let Some(g) = &node.graft {
+                        ui.horizontal(|ui| {
+                            ui.add_space(f32::from(node.depth) * 12.0);
+                            ui.label(
+                                RichText::new(format!("» {g}"))
+                                    .small()
+                                    .italics()
+                                    .color(Color32::from_rgb(150, 190, 255)),
+                            );
+                        });
+                    }
+                    let status = node.status;
+                    let meta = authored
+                        .index
+                        .get(authored.pack, authored.revision, &node.tree, &node.id)
+                        .cloned();
+                    let type_name = meta.as_ref().map_or("?", |m| m.type_name);
+                    let r = ui.horizontal(|ui| {
+                        ui.add_space(f32::from(node.depth) * 12.0);
+                        let marker = match status {
+                            Status::Running => "▶",
+                            Status::Success => "✔",
+                            Status::Failure => "✖",
+                            Status::Idle => "·",
+                        };
+                        ui.label(RichText::new(marker).color(status_color(status)));
+                        ui.label(RichText::new(&node.id).color(status_color(status)));
+                        ui.label(RichText::new(type_name).monospace().small().weak());
+                        if node.tree != tree.id && node.graft.is_none() {
+                            ui.label(RichText::new(format!("↪ {}", node.tree)).small().weak());
+                        }
+                    });
+                    let mut tip = format!("{type_name} `{}`: {}", node.id, status.name());
+                    if let Some(name) = meta.as_ref().and_then(|m| m.name.as_deref()) {
+                        tip.push_str(&format!("\n“{name}”"));
+                    }
+                    if let Some(c) = meta.as_ref().and_then(|m| m.comment.as_deref()) {
+                        tip.push_str("\n\n");
+                        tip.push_str(c);
+                    }
+                    r.response.on_hover_text(tip);
+                }
+            });
+    }
+
+    CollapsingHeader::new(format!("Blackboard ({})", p.blackboard.names.len()))
+        .id_salt("inspector_blackboard")
+        .default_open(true)
+        .show(ui, |ui| {
+            if p.blackboard.names.is_empty() {
+                ui.label(RichText::new("No variables.").weak());
+                return;
+            }
+            egui::Grid::new("npc_blackboard")
+                .num_columns(2)
+                .striped(true)
+                .spacing([12.0, 2.0])
+                .show(ui, |ui| {
+                    for (slot, name) in p.blackboard.names.iter().enumerate() {
+                        ui.label(RichText::new(name).monospace());
+                        match npc.blackboard.get(slot) {
+                            Some(v) => ui.label(RichText::new(format_value(p, *v)).monospace()),
+                            None => ui.label(RichText::new("—").weak()),
+                        };
+                        ui.end_row();
+                    }
+                });
+        });
+
+    let total: usize = npc.inboxes.iter().map(|(_, q)| q.len()).sum();
+    CollapsingHeader::new(format!("Inboxes ({total} messages)"))
+        .id_salt("inspector_inboxes")
+        .default_open(true)
+        .show(ui, |ui| {
+            for (name, queue) in &npc.inboxes {
+                ui.label(RichText::new(format!("{}  ({})", p.sym(*name), queue.len())).monospace());
+                for m in queue.iter().take(20) {
+                    ui.label(format!(
+                        "    {}  from {}  (tick {})",
+                        p.sym(m.message),
+                        p.entity_name(m.from),
+                        m.sent
+                    ));
+                }
+                if queue.len() > 20 {
+                    ui.label(RichText::new(format!("    … {} more", queue.len() - 20)).weak());
+                }
+            }
+        });
+}
+
+fn world_ui(ui: &mut egui::Ui, session: &Session) {
+    let p = session.program();
+    let w = session.world();
+    CollapsingHeader::new("World")
+        .id_salt("inspector_world")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("world_state")
+                .num_columns(2)
+                .striped(true)
+                .spacing([12.0, 2.0])
+                .show(ui, |ui| {
+                    for (name, v) in p.flags.names.iter().zip(&w.flags) {
+                        ui.label(RichText::new(format!("flags.{name}")).monospace());
+                        let color = if *v {
+                            OK_COLOR
+                        } else {
+                            Color32::from_gray(140)
+                        };
+                        ui.label(RichText::new(v.to_string()).monospace().color(color));
+                        ui.end_row();
+                    }
+                    for (name, v) in p.counters.names.iter().zip(&w.counters) {
+                        ui.label(RichText::new(format!("counters.{name}")).monospace());
+                        ui.label(RichText::new(v.to_string()).monospace());
+                        ui.end_row();
+                    }
+                });
+            if p.flags.is_empty() && p.counters.is_empty() {
+                ui.label(RichText::new("No flags or counters.").weak());
+            }
+        });
+}
+
+/// A value as the inspector shows it.
+fn format_value(p: &Program, v: Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f:.3}"),
+        Value::Str(s) => format!("\"{}\"", p.sym(s)),
+        Value::Vec2(v) => format!("[{:.2}, {:.2}]", v.x, v.y),
+        Value::Entity(EntityId::None) => "none".to_string(),
+        Value::Entity(e) => p.entity_name(e).to_string(),
+    }
+}

@@ -1,0 +1,207 @@
+//! What each dock tab shows: the `egui_dock::TabViewer` of the shell, and the per-tab view
+//! state it draws with.
+
+use std::collections::BTreeMap;
+
+use egui::{RichText, WidgetText};
+use egui_dock::TabViewer;
+
+use crate::document::{AssetKind, AssetRef, Document, Selection};
+use crate::preview::{self, Preview};
+use crate::shell::Action;
+use crate::shell::assets::{AssetBrowser, asset_browser_ui};
+use crate::shell::dock::Tab;
+use crate::shell::find::{FindState, find_ui};
+use crate::shell::json_view::{JsonCache, json_tab_ui};
+use crate::shell::live::{Authored, NodeIndex, live_inspector_ui};
+use crate::shell::problems::{Located, problems_ui};
+
+/// View state of every tab (not undoable, never saved into the pack).
+#[derive(Default)]
+pub(crate) struct Views {
+    /// Open tree tabs' state, by tree id.
+    pub trees: BTreeMap<String, TreeTabState>,
+    pub json: JsonCache,
+    pub browser: AssetBrowser,
+    pub find: FindState,
+    pub live: NodeIndex,
+}
+
+/// A tree tab's view state (the tree editor's, once it is merged; for now which node to show).
+#[derive(Debug, Default)]
+pub(crate) struct TreeTabState {
+    pub framed: Option<String>,
+}
+
+impl Views {
+    /// Makes sure an asset's tab has its view state.
+    pub fn open(&mut self, _doc: &Document, asset: &AssetRef) {
+        if asset.kind == AssetKind::Tree {
+            self.trees.entry(asset.id.clone()).or_default();
+        }
+    }
+
+    /// Opens the asset and selects (and frames) the item.
+    pub fn reveal(&mut self, doc: &mut Document, at: &Located) {
+        self.open(doc, &at.asset);
+        doc.selection = Selection {
+            asset: Some(at.asset.clone()),
+            items: at.item.iter().cloned().collect(),
+        };
+        if at.asset.kind == AssetKind::Tree
+            && let Some(tab) = self.trees.get_mut(&at.asset.id)
+        {
+            tab.framed = at.item.clone();
+        }
+    }
+
+    /// Drops the state of tabs that were closed.
+    pub fn retain_open(&mut self, open: &[AssetRef]) {
+        self.trees.retain(|id, _| {
+            open.iter()
+                .any(|a| a.kind == AssetKind::Tree && &a.id == id)
+        });
+        self.json.retain(|a| open.contains(a));
+    }
+}
+
+/// The shell's tab viewer for one frame.
+pub(crate) struct Viewer<'a> {
+    pub doc: &'a mut Document,
+    pub preview: &'a mut Preview,
+    pub views: &'a mut Views,
+    /// The document tab the inspector follows.
+    pub inspected: Option<Tab>,
+    pub actions: &'a mut Vec<Action>,
+}
+
+impl TabViewer for Viewer<'_> {
+    type Tab = Tab;
+
+    fn id(&mut self, tab: &mut Tab) -> egui::Id {
+        egui::Id::new(("dock_tab", &*tab))
+    }
+
+    fn title(&mut self, tab: &mut Tab) -> WidgetText {
+        match tab {
+            Tab::Problems => {
+                let errors = self
+                    .doc
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .count();
+                if errors > 0 {
+                    format!("Problems ({errors})").into()
+                } else {
+                    "Problems".into()
+                }
+            }
+            Tab::Asset(a) if a.kind == AssetKind::Tree => format!("🌳 {}", a.id).into(),
+            Tab::Asset(a) => format!("{} {} (read-only)", a.kind.label(), a.id).into(),
+            other => other.tool_label().into(),
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, tab: &mut Tab) {
+        match tab {
+            Tab::Assets => {
+                let open = match &self.inspected {
+                    Some(Tab::Asset(a)) => Some(a.clone()),
+                    _ => None,
+                };
+                asset_browser_ui(
+                    ui,
+                    &mut self.views.browser,
+                    self.doc.pack(),
+                    open.as_ref(),
+                    self.actions,
+                );
+            }
+            Tab::Inspector => self.inspector_ui(ui),
+            Tab::Problems => {
+                let runtime = self
+                    .preview
+                    .session
+                    .as_ref()
+                    .map_or(&[][..], |s| s.problems());
+                problems_ui(
+                    ui,
+                    self.doc.pack(),
+                    self.doc.diagnostics(),
+                    self.doc.checking(),
+                    runtime,
+                    self.actions,
+                );
+            }
+            Tab::Find => find_ui(ui, &mut self.views.find, self.doc.pack(), self.actions),
+            Tab::Preview => {
+                let stale = self.preview.built_from != Some(self.doc.revision());
+                let out = preview::preview_tab_ui(ui, self.preview, stale);
+                if out.restart {
+                    self.actions.push(Action::Restart);
+                }
+            }
+            Tab::Asset(asset) => {
+                json_tab_ui(
+                    ui,
+                    &mut self.views.json,
+                    self.doc.pack(),
+                    self.doc.revision(),
+                    asset,
+                );
+            }
+        }
+    }
+
+    fn scroll_bars(&self, _tab: &Tab) -> [bool; 2] {
+        // Every tab scrolls inside itself (the preview and the canvas never scroll).
+        [false, false]
+    }
+}
+
+impl Viewer<'_> {
+    /// The inspector: the live NPC for the preview, else the selection of the followed tab.
+    fn inspector_ui(&mut self, ui: &mut egui::Ui) {
+        match self.inspected.clone() {
+            Some(Tab::Preview) | None => {
+                ui.label(RichText::new("Live NPC (preview)").strong());
+                ui.separator();
+                let selected = self.preview.selected.clone();
+                self.live_ui(ui, selected.as_deref());
+            }
+            Some(Tab::Asset(asset)) if asset.kind == AssetKind::Npc => {
+                // An NPC's tab: its live state in the preview.
+                ui.label(RichText::new(format!("NPC {} (live)", asset.id)).strong());
+                ui.separator();
+                self.live_ui(ui, Some(&asset.id));
+            }
+            Some(Tab::Asset(asset)) => {
+                ui.label(RichText::new(format!("{} {}", asset.kind.label(), asset.id)).strong());
+                ui.separator();
+                ui.label(
+                    RichText::new(format!(
+                        "The {} has no inspector yet; its tab shows it read-only.",
+                        asset.kind.label().to_lowercase()
+                    ))
+                    .weak(),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn live_ui(&mut self, ui: &mut egui::Ui, npc: Option<&str>) {
+        let revision = self.doc.revision();
+        live_inspector_ui(
+            ui,
+            Authored {
+                pack: self.doc.pack(),
+                revision,
+                index: &mut self.views.live,
+            },
+            self.preview.session.as_ref(),
+            npc,
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! The state of one open tree tab: which tree, the canvas view state, the cached scene and the
+//! popups in progress. None of it is an undo step.
+
+use egui::Pos2;
+
+use super::scene::{self, Built};
+use crate::canvas::CanvasState;
+use crate::document::{AssetKind, AssetRef, Document};
+
+/// The type-to-insert popup.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InsertPopup {
+    pub query: String,
+    /// Insert under this node (else under the selection).
+    pub parent: Option<String>,
+    /// Put the new card here (canvas units), else where the layout puts it.
+    pub at: Option<Pos2>,
+    /// Highlighted row of the results.
+    pub row: usize,
+    pub focus_requested: bool,
+}
+
+/// The rename (F2) popup.
+#[derive(Clone, Debug)]
+pub(crate) struct RenamePopup {
+    pub node: String,
+    pub text: String,
+    pub error: Option<String>,
+    pub focus_requested: bool,
+}
+
+/// A delete that asks first (a composite with children: the whole subtree, or lift the
+/// children into its place).
+#[derive(Clone, Debug)]
+pub(crate) struct DeleteAsk {
+    pub nodes: Vec<String>,
+}
+
+/// The extract-to-subtree popup: the new tree's id.
+#[derive(Clone, Debug)]
+pub(crate) struct ExtractPopup {
+    pub nodes: Vec<String>,
+    pub tree_id: String,
+    pub error: Option<String>,
+}
+
+/// One open tree tab.
+pub struct TreeTab {
+    pub(crate) tree_id: String,
+    pub(crate) canvas: CanvasState,
+    pub(crate) built: Option<Built>,
+    /// Scene revision handed to the canvas: bumped on every rebuild (document edits and new
+    /// diagnostics both change what is drawn).
+    pub(crate) scene_rev: u64,
+    /// The checked revision and checking state the scene's problems come from.
+    pub(crate) diag_sig: (u64, bool),
+    /// The canvas widget's rect in the last frame (screen points).
+    pub(crate) canvas_rect: Option<egui::Rect>,
+    pub(crate) palette_search: String,
+    pub(crate) insert: Option<InsertPopup>,
+    pub(crate) rename: Option<RenamePopup>,
+    pub(crate) delete_ask: Option<DeleteAsk>,
+    pub(crate) extract: Option<ExtractPopup>,
+    /// Node the open context menu is about (`None`: the canvas background).
+    pub(crate) context_node: Option<String>,
+    pub(crate) context_at: Option<Pos2>,
+    /// A paste was asked for from the menu: take the next `Event::Paste` even without focus.
+    pub(crate) paste_requested: bool,
+    /// Frame this node once the scene has it (after an insert, paste or find).
+    pub(crate) frame_pending: Option<String>,
+    /// Whether the inspector opened an undo gesture (a text field focused, a value dragged).
+    pub(crate) gesture_open: bool,
+    /// The widget that had the keyboard focus when the gesture began.
+    pub(crate) gesture_focus: Option<egui::Id>,
+    /// Blackboard table: the name of a variable being added.
+    pub(crate) new_var: String,
+    pub(crate) new_var_type: townsfolk_runtime::value::Type,
+}
+
+impl TreeTab {
+    pub fn new(tree_id: &str) -> TreeTab {
+        TreeTab {
+            tree_id: tree_id.to_string(),
+            canvas: CanvasState::default(),
+            built: None,
+            scene_rev: 0,
+            diag_sig: (0, false),
+            canvas_rect: None,
+            palette_search: String::new(),
+            insert: None,
+            rename: None,
+            delete_ask: None,
+            extract: None,
+            context_node: None,
+            context_at: None,
+            paste_requested: false,
+            frame_pending: None,
+            gesture_open: false,
+            gesture_focus: None,
+            new_var: String::new(),
+            new_var_type: townsfolk_runtime::value::Type::Float,
+        }
+    }
+
+    pub fn tree_id(&self) -> &str {
+        &self.tree_id
+    }
+
+    /// The tab's title: the tree's name, or its id.
+    pub fn title(&self, doc: &Document) -> String {
+        match doc.pack().tree(&self.tree_id) {
+            Some(t) => match &t.name {
+                Some(n) if !n.is_empty() => format!("🌳 {n}"),
+                _ => format!("🌳 {}", t.id),
+            },
+            None => format!("🌳 {} (removed)", self.tree_id),
+        }
+    }
+
+    /// Selects a node of this tree and frames it (find results, problems).
+    pub fn select_and_frame(&mut self, doc: &mut Document, node_id: &str) {
+        doc.selection.asset = Some(self.asset());
+        doc.selection.items = vec![node_id.to_string()];
+        self.frame_pending = Some(node_id.to_string());
+    }
+
+    /// Another part of the editor renamed an id: follow it if it was this tab's tree.
+    pub fn on_renamed(&mut self, old: &str, new: &str) {
+        if self.tree_id == old {
+            self.tree_id = new.to_string();
+            self.built = None;
+        }
+    }
+
+    /// Where a node's card was drawn in the last frame, in screen points (`None` when it is
+    /// not drawn: hidden under a collapsed node, or not in the tree). For UI tests and for
+    /// anchoring popups.
+    pub fn card_screen_rect(&self, node_id: &str) -> Option<egui::Rect> {
+        let rect = self.canvas_rect?;
+        let p = *self.built.as_ref()?.pos.get(node_id)?;
+        let (c, z) = (self.canvas.center(), self.canvas.zoom());
+        let to_screen = |q: Pos2| rect.center() + (q - c) * z;
+        Some(egui::Rect::from_min_max(
+            to_screen(p),
+            to_screen(p + super::layout::NODE_SIZE),
+        ))
+    }
+
+    /// The canvas view state (pan, zoom, flow).
+    pub fn canvas(&self) -> &CanvasState {
+        &self.canvas
+    }
+
+    pub(crate) fn asset(&self) -> AssetRef {
+        AssetRef {
+            kind: AssetKind::Tree,
+            id: self.tree_id.clone(),
+        }
+    }
+
+    /// The selected nodes of this tree (empty when the selection is elsewhere).
+    pub(crate) fn selected(&self, doc: &Document) -> Vec<String> {
+        match &doc.selection.asset {
+            Some(a) if a.kind == AssetKind::Tree && a.id == self.tree_id => {
+                doc.selection.items.clone()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub(crate) fn select(&self, doc: &mut Document, items: Vec<String>) {
+        doc.selection.asset = Some(self.asset());
+        doc.selection.items = items;
+    }
+
+    /// The cached scene, rebuilt when the document or its diagnostics changed.
+    pub(crate) fn refresh(&mut self, doc: &Document) {
+        // Diagnostics of an older revision may point at nodes by stale child indices: only
+        // current ones are shown on cards (the local checks cover the meantime).
+        let diags = if doc.checked_revision() == doc.revision() {
+            doc.diagnostics()
+        } else {
+            &[]
+        };
+        let sig = (doc.checked_revision(), doc.checking());
+        let stale = match &self.built {
+            Some(b) => b.revision != doc.revision() || self.diag_sig != sig,
+            None => true,
+        };
+        if stale {
+            self.scene_rev += 1;
+            self.built =
+                scene::build(doc.pack(), &self.tree_id, diags, doc.revision()).map(|mut b| {
+                    b.scene.revision = self.scene_rev;
+                    b
+                });
+            self.diag_sig = sig;
+        }
+    }
+}
