@@ -1,9 +1,6 @@
 //! The behavior-tree editor driven through its UI (egui_kittest, headless): the palette, the
 //! canvas, type-to-insert, the inspector, the canvas shortcuts. Fields are found by the labels
 //! a user sees; cards by where the tab drew them.
-//!
-//! Compiled once `git merge ed-doc` brings the document API (remove the `cfg(any())`).
-#![cfg(any())]
 
 use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
 use egui_kittest::Harness;

@@ -111,7 +111,7 @@ pub const CATALOGUE: &[KindInfo] = &[
         "sequence",
         "Sequence",
         Composites,
-        "→",
+        "»",
         "Runs children in order until one fails",
     ),
     k(
@@ -125,7 +125,7 @@ pub const CATALOGUE: &[KindInfo] = &[
         "parallel",
         "Parallel",
         Composites,
-        "⇉",
+        "||",
         "Ticks all children at once",
     ),
     k(
@@ -285,7 +285,7 @@ pub const CATALOGUE: &[KindInfo] = &[
         "enable_template",
         "Enable template",
         SmartAreas,
-        "⏻",
+        "±",
         "Enables or disables a behavior",
     ),
     k(

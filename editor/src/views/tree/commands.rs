@@ -373,7 +373,7 @@ pub(crate) fn delete(
     if nodes.is_empty() {
         return;
     }
-    if nodes.iter().any(|n| *n == t.root.id) {
+    if nodes.contains(&t.root.id) {
         cx.status("The root cannot be deleted (replace it or delete its children)");
         return;
     }

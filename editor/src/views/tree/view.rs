@@ -173,13 +173,13 @@ fn clipboard_events(ui: &Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
             _ => {}
         }
     }
-    if copy || cut {
-        if let Some(text) = commands::copy_text(tab, cx) {
-            ui.ctx().copy_text(text);
-            if cut {
-                let sel = tab.selected(cx.doc);
-                commands::delete(tab, cx, sel, Some(crate::document::DeleteMode::Subtree));
-            }
+    if (copy || cut)
+        && let Some(text) = commands::copy_text(tab, cx)
+    {
+        ui.ctx().copy_text(text);
+        if cut {
+            let sel = tab.selected(cx.doc);
+            commands::delete(tab, cx, sel, Some(crate::document::DeleteMode::Subtree));
         }
     }
     if let Some(text) = pasted {
