@@ -132,7 +132,7 @@ fn zoom100_window(rects: &[Rect], size: egui::Vec2) -> Rect {
 fn stats(v: &mut [f64]) -> (f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    let med = if n % 2 == 0 {
+    let med = if n.is_multiple_of(2) {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     } else {
         v[n / 2]

@@ -17,20 +17,20 @@ pub(crate) struct Transform {
 }
 
 impl Transform {
-    pub fn to_screen(&self, p: Pos2) -> Pos2 {
+    pub fn to_screen(self, p: Pos2) -> Pos2 {
         self.rect.center() + (p - self.center) * self.zoom
     }
 
-    pub fn to_canvas(&self, s: Pos2) -> Pos2 {
+    pub fn to_canvas(self, s: Pos2) -> Pos2 {
         self.center + (s - self.rect.center()) / self.zoom
     }
 
-    pub fn rect_to_screen(&self, r: Rect) -> Rect {
+    pub fn rect_to_screen(self, r: Rect) -> Rect {
         Rect::from_min_max(self.to_screen(r.min), self.to_screen(r.max))
     }
 
     /// The part of the canvas that is on screen.
-    pub fn visible(&self) -> Rect {
+    pub fn visible(self) -> Rect {
         Rect::from_min_max(self.to_canvas(self.rect.min), self.to_canvas(self.rect.max))
     }
 }

@@ -307,6 +307,7 @@ pub(crate) fn paint_node<K>(
 }
 
 /// One edge in full detail: a curve from output `a` to input `b` (canvas units).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn paint_edge(
     painter: &Painter,
     t: &Transform,
