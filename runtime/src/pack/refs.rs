@@ -646,7 +646,9 @@ impl<'a> Walker<'a> {
                     }
                     self.pop();
                 }
-                self.list("forbid", forbid, Role::Use, |t| Target::Template(t.to_string()));
+                self.list("forbid", forbid, Role::Use, |t| {
+                    Target::Template(t.to_string())
+                });
             }
             NodeKind::EnableTemplate { template, .. } => {
                 self.field("template", Target::Template(template.clone()), Role::Use)
@@ -1007,7 +1009,9 @@ mod tests {
                 let name = r.target.name();
                 match r.place {
                     Place::Key => {
-                        let Seg::Key(k) = last else { panic!("{s}: {r:?}") };
+                        let Seg::Key(k) = last else {
+                            panic!("{s}: {r:?}")
+                        };
                         assert_eq!(k, name, "{s}: {}", r.path);
                         assert!(v.get(k).is_some(), "{s}: no key at {}", r.path);
                     }
@@ -1019,7 +1023,9 @@ mod tests {
                         assert_eq!(x.as_str(), Some(name), "{s}: {}", r.path);
                     }
                     Place::Within { start, end } => {
-                        let Seg::Key(k) = last else { panic!("{s}: {r:?}") };
+                        let Seg::Key(k) = last else {
+                            panic!("{s}: {r:?}")
+                        };
                         let text = v[k.as_str()].as_str().unwrap();
                         assert_eq!(&text[start..end], name, "{s}: {}", r.path);
                     }
@@ -1058,13 +1064,15 @@ mod tests {
                 { "id": "sub", "type": "subtree", "tree": "helper" },
                 { "id": "w", "type": "wait_message", "inbox": "orders" }
               ] } },
-            { "id": "helper", "root": { "id": "h", "type": "log", "text": "entity("bob") hunger" } }
+            { "id": "helper", "root": { "id": "h", "type": "log", "text": "hunger and flags.alarm" } }
           ],
           "editor": { "trees": { "main": { "nodes": { "c": { "pos": [0, 0] } } } },
             "breakpoints": [ { "id": 1, "on": "node", "tree": "main", "node": "c" } ] }
         }"#;
         let loaded = crate::pack::load_str(text);
-        let pack = loaded.pack.unwrap();
+        let pack = loaded
+            .pack
+            .unwrap_or_else(|| panic!("{:#?}", loaded.diagnostics));
         let refs = all(&pack);
         let has = |t: Target, path: &str| {
             assert!(
@@ -1080,13 +1088,31 @@ mod tests {
         has(var("hunger"), "trees[0].blackboard.hunger");
         has(var("hunger"), "world.npcs[0].vars.hunger");
         has(var("hunger"), "trees[0].root.children[0].expr");
-        has(Target::Flag("alarm".into()), "trees[0].root.children[0].expr");
-        has(Target::Flag("alarm".into()), "trees[0].root.children[1].var");
+        has(
+            Target::Flag("alarm".into()),
+            "trees[0].root.children[0].expr",
+        );
+        has(
+            Target::Flag("alarm".into()),
+            "trees[0].root.children[1].var",
+        );
         has(Target::Flag("alarm".into()), "world.flags.alarm");
-        has(Target::Counter("coins".into()), "trees[0].root.children[0].expr");
-        has(Target::Object("door".into()), "trees[0].root.children[2].target.object");
-        has(Target::Tree("helper".into()), "trees[0].root.children[3].tree");
-        has(Target::Inbox("orders".into()), "trees[0].root.children[4].inbox");
+        has(
+            Target::Counter("coins".into()),
+            "trees[0].root.children[0].expr",
+        );
+        has(
+            Target::Object("door".into()),
+            "trees[0].root.children[2].target.object",
+        );
+        has(
+            Target::Tree("helper".into()),
+            "trees[0].root.children[3].tree",
+        );
+        has(
+            Target::Inbox("orders".into()),
+            "trees[0].root.children[4].inbox",
+        );
         has(Target::Inbox("orders".into()), "world.npcs[0].inboxes[0]");
         has(Target::Tree("main".into()), "editor.trees.main");
         let node_c = Target::Node {
@@ -1097,7 +1123,11 @@ mod tests {
         has(node_c.clone(), "editor.breakpoints[0].node");
         has(node_c, "trees[0].root.children[0].id");
         // A log text is not an expression.
-        assert!(!refs.iter().any(|r| r.path.starts_with("trees[1].root.text")));
+        assert!(
+            !refs
+                .iter()
+                .any(|r| r.path.starts_with("trees[1].root.text"))
+        );
         // The flag's name in `set` is the part after `flags.`.
         let set = refs
             .iter()
