@@ -266,7 +266,7 @@ fn main() -> Result<()> {
     let mut doc = None;
     for _ in 0..3 {
         let t0 = Instant::now();
-        let loaded = pack::load_file(&path);
+        let loaded = townsfolk_runtime::program::load_file(&path);
         let t1 = Instant::now();
         let d = Document::from_loaded(loaded, Some(path.clone()));
         let t2 = Instant::now();
@@ -412,7 +412,7 @@ fn main() -> Result<()> {
     println!("| measure | value | target |");
     println!("|---|---|---|");
     println!(
-        "| open: read + parse + check (`pack::load_file`), median of 3 | {:.0} ms | |",
+        "| open: read + parse + check (`program::load_file`), median of 3 | {:.0} ms | |",
         median(&mut load_ms)
     );
     println!(
@@ -424,7 +424,7 @@ fn main() -> Result<()> {
         if open_ms <= 300.0 { "met" } else { "NOT met" }
     );
     println!(
-        "| check alone (`pack::check`, on the worker thread) | {check_ms:.0} ms | off the UI thread |"
+        "| check alone (`program::check`, on the worker thread) | {check_ms:.0} ms | off the UI thread |"
     );
     println!(
         "| one edit on the UI thread, median / p99 / max of 1,000 | {:.0} / {:.0} / {:.0} µs | ≪ 16 ms |",

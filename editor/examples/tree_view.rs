@@ -9,7 +9,6 @@ use townsfolk_editor::document::Document;
 use townsfolk_editor::shortcuts::{self, Command};
 use townsfolk_editor::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
 use townsfolk_editor::views::{ViewCtx, ViewRequest};
-use townsfolk_runtime::pack;
 
 struct App {
     doc: Document,
@@ -58,7 +57,10 @@ fn main() -> eframe::Result {
     let mut args = std::env::args_os().skip(1);
     let doc = match args.next().map(PathBuf::from) {
         Some(path) => townsfolk_editor::io::open(&path),
-        None => Document::from_loaded(pack::load_str(townsfolk_editor::DEFAULT_PACK), None),
+        None => Document::from_loaded(
+            townsfolk_runtime::program::load_str(townsfolk_editor::DEFAULT_PACK),
+            None,
+        ),
     };
     let tree = args
         .next()

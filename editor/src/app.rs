@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use egui_dock::{DockArea, DockState};
-use townsfolk_runtime::pack::{self, Diagnostic, Pack};
-use townsfolk_runtime::world::Session;
+use townsfolk_runtime::Session;
+use townsfolk_runtime::pack::{Diagnostic, Pack};
 
 use crate::document::Document;
 use crate::preview::Preview;
@@ -55,7 +55,7 @@ impl EditorApp {
     /// Opens a pack given as text; `label` says where it came from (it has no file, so Save
     /// asks where to write it).
     pub fn from_text(text: &str, label: &str) -> EditorApp {
-        let loaded = pack::load_str(text);
+        let loaded = townsfolk_runtime::program::load_str(text);
         let unreadable = loaded.pack.is_none();
         let mut app = EditorApp::new(Document::from_loaded(loaded, None));
         app.source_label = Some(label.to_string());

@@ -9,9 +9,10 @@
 use egui::{
     Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, pos2, vec2,
 };
+use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::{Pack, Shape as AreaShape};
 use townsfolk_runtime::value::Vec2;
-use townsfolk_runtime::world::{NPC_RADIUS, Session};
+use townsfolk_runtime::world::NPC_RADIUS;
 
 use crate::shell::style;
 
@@ -461,13 +462,13 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
                 .iter()
                 .filter(|d| d.state.alive)
                 .filter_map(|d| {
-                    let proto = townsfolk_runtime::areas::proto_of(d.id) as usize;
+                    let proto = townsfolk_runtime::program::areas::proto_of(d.id) as usize;
                     p.areas.get(proto).map(|a| {
                         (
                             proto,
                             a,
                             d.offset,
-                            townsfolk_runtime::areas::area_name(p, d.id),
+                            townsfolk_runtime::program::areas::area_name(p, d.id),
                         )
                     })
                 }),

@@ -2,8 +2,9 @@
 //! selection (which is view state, never an undo step).
 
 use serde::{Deserialize, Serialize};
-use townsfolk_runtime::pack::{AreaDef, CastDef, NpcDef, ObjectDef, Pack, TreeDef};
-use townsfolk_runtime::{events, triggers};
+use townsfolk_runtime::pack::{
+    self as events, self as triggers, AreaDef, CastDef, NpcDef, ObjectDef, Pack, TreeDef,
+};
 
 /// The kinds of asset a pack holds, each a list of items with a unique `id`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

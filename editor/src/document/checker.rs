@@ -7,7 +7,7 @@
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
-use townsfolk_runtime::pack::{self, Diagnostic, Pack};
+use townsfolk_runtime::pack::{Diagnostic, Pack};
 
 use super::edit::{Edit, apply};
 
@@ -16,7 +16,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 
 /// The one function through which the editor runs the runtime's semantic checks.
 pub fn run_checks(pack: &Pack) -> Vec<Diagnostic> {
-    pack::check(pack)
+    townsfolk_runtime::program::check(pack)
 }
 
 enum ToWorker {

@@ -561,9 +561,11 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
     let ids = tree::ids(&p.tree("idle").unwrap().root);
     assert_eq!(ids.len(), tree::count(&p.tree("idle").unwrap().root));
     assert!(
-        pack::check(&p).iter().all(|d| !d.is_error()),
+        townsfolk_runtime::program::check(&p)
+            .iter()
+            .all(|d| !d.is_error()),
         "{:#?}",
-        pack::check(&p)
+        townsfolk_runtime::program::check(&p)
     );
     // Not under a leaf.
     assert!(ops::paste(&p, "idle", "wait", 0, &payload, None).is_err());
@@ -612,7 +614,7 @@ fn extract_selection_to_a_new_subtree() {
     assert_eq!(sub.kind, NodeKind::Subtree { tree: id.clone() });
     assert_eq!(p.editor.trees["patrol_watch"].nodes["check"].pos.y, 40.0);
     assert_eq!(p.editor.trees["patrol"].nodes[&kids[0]].pos.x, 10.0);
-    let errors: Vec<_> = pack::check(&p)
+    let errors: Vec<_> = townsfolk_runtime::program::check(&p)
         .into_iter()
         .filter(|d| d.is_error())
         .collect();
@@ -650,7 +652,11 @@ fn rename_a_tree_and_every_reference_follows() {
         BreakOn::Node { tree, .. } => assert_eq!(tree, "rest"),
         other => panic!("{other:?}"),
     }
-    assert!(pack::check(&p).iter().all(|d| !d.is_error()));
+    assert!(
+        townsfolk_runtime::program::check(&p)
+            .iter()
+            .all(|d| !d.is_error())
+    );
     apply(&mut p, inv).unwrap();
     assert_eq!(canon(&p), canon(&p0));
     // The NPC's tree, the layout key.
@@ -714,7 +720,11 @@ fn rename_a_variable_in_expressions_and_npcs() {
             expr: "alarmed".into()
         }
     );
-    assert!(pack::check(&p).iter().all(|d| !d.is_error()));
+    assert!(
+        townsfolk_runtime::program::check(&p)
+            .iter()
+            .all(|d| !d.is_error())
+    );
 }
 
 #[test]
@@ -722,14 +732,24 @@ fn rename_on_every_sample_keeps_the_pack_valid() {
     // Rename every tree of every sample; the checks find no new errors.
     for s in SAMPLES {
         let mut p = sample(s);
-        let errors = |p: &Pack| pack::check(p).iter().filter(|d| d.is_error()).count();
+        let errors = |p: &Pack| {
+            townsfolk_runtime::program::check(p)
+                .iter()
+                .filter(|d| d.is_error())
+                .count()
+        };
         let before = errors(&p);
         let ids: Vec<String> = p.trees.iter().map(|t| t.id.clone()).collect();
         for id in ids {
             let e = rename(&p, &Target::Tree(id.clone()), &format!("{id}_renamed")).unwrap();
             apply(&mut p, e).unwrap();
         }
-        assert_eq!(errors(&p), before, "{s}: {:#?}", pack::check(&p));
+        assert_eq!(
+            errors(&p),
+            before,
+            "{s}: {:#?}",
+            townsfolk_runtime::program::check(&p)
+        );
         assert!(p.trees.iter().all(|t| t.id.ends_with("_renamed")));
     }
 }

@@ -51,7 +51,7 @@ pub fn export(pack: &Pack, dest: &Path, options: ExportOptions) -> Result<(), Ex
         p.editor = EditorDef::default();
         pack::to_canonical_string(&p)
     };
-    let problems: Vec<Diagnostic> = pack::load_str(&text)
+    let problems: Vec<Diagnostic> = townsfolk_runtime::program::load_str(&text)
         .diagnostics
         .into_iter()
         .filter(Diagnostic::is_error)

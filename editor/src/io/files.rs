@@ -99,7 +99,7 @@ pub fn save_document_as(doc: &mut Document, path: &Path) -> Result<(), IoError> 
 /// Opens a pack file. Always gives a document: problems are its diagnostics; an unreadable
 /// or partly read file opens read-only.
 pub fn open(path: &Path) -> Document {
-    let loaded = pack::load_file(path);
+    let loaded = townsfolk_runtime::program::load_file(path);
     if let Ok(text) = std::fs::read_to_string(path) {
         super::watch::note_own_write(path, &text);
     }

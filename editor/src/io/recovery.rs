@@ -67,7 +67,7 @@ impl Recovery {
     /// The recovered document: the recovery file's contents, to be saved to `pack_path`;
     /// dirty (it is not on disk as the pack yet).
     pub fn load(&self) -> Document {
-        let loaded = pack::load_file(&self.path);
+        let loaded = townsfolk_runtime::program::load_file(&self.path);
         let mut doc = Document::from_loaded(loaded, self.pack_path.clone());
         doc.mark_unsaved();
         doc

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use egui::{CollapsingHeader, Color32, RichText, ScrollArea};
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::pack::{Node, Pack};
-use townsfolk_runtime::value::{EntityId, Value};
-use townsfolk_runtime::world::{Program, Session};
+use townsfolk_runtime::program::show_value;
+use townsfolk_runtime::value::Value;
+use townsfolk_runtime::{Program, Session};
 
 use crate::preview;
 use crate::shell::style::{OK_COLOR, status_color};
@@ -223,7 +224,7 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
                     for (slot, name) in p.blackboard.names.iter().enumerate() {
                         ui.label(RichText::new(name).monospace());
                         match npc.blackboard.get(slot) {
-                            Some(v) => ui.label(RichText::new(format_value(p, *v)).monospace()),
+                            Some(v) => ui.label(RichText::new(show_value(p, *v)).monospace()),
                             None => ui.label(RichText::new("—").weak()),
                         };
                         ui.end_row();
@@ -285,17 +286,4 @@ fn world_ui(ui: &mut egui::Ui, session: &Session) {
                 ui.label(RichText::new("No flags or counters.").weak());
             }
         });
-}
-
-/// A value as the inspector shows it.
-fn format_value(p: &Program, v: Value) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => format!("{f:.3}"),
-        Value::Str(s) => format!("\"{}\"", p.sym(s)),
-        Value::Vec2(v) => format!("[{:.2}, {:.2}]", v.x, v.y),
-        Value::Entity(EntityId::None) => "none".to_string(),
-        Value::Entity(e) => p.entity_name(e).to_string(),
-    }
 }

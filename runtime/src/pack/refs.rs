@@ -18,9 +18,6 @@ use std::collections::BTreeMap;
 
 use super::diag::{push_index, push_key};
 use super::model::*;
-use super::response::Response;
-// The story and trigger model types, wherever the runtime keeps them.
-use crate::{events::EventDef, triggers::Cond};
 
 /// What a reference names.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -849,8 +846,8 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn trigger_system(&mut self, s: &crate::triggers::TriggerSystemDef) {
-        use crate::triggers::Owner;
+    fn trigger_system(&mut self, s: &TriggerSystemDef) {
+        use super::Owner;
         self.key("owner");
         match &s.owner {
             Owner::World | Owner::ObjectKind(_) => {}
