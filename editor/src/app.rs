@@ -190,6 +190,11 @@ impl EditorApp {
             .find(|(n, _)| n == id)
             .map(|&(_, p)| p)
     }
+    /// Where an open tree tab drew a node's card in the last frame, in screen points (`None`:
+    /// the tree's tab is not open, or the node is not drawn). For tests and tools.
+    pub fn tree_card_screen_rect(&self, tree: &str, node: &str) -> Option<egui::Rect> {
+        self.views.trees.get(tree)?.card_screen_rect(node)
+    }
     /// Whether the theme is dark.
     pub fn is_dark(&self) -> bool {
         self.prefs.theme == shell::prefs::Theme::Dark
@@ -332,6 +337,10 @@ impl EditorApp {
                 let tab = Tab::Asset(at.asset);
                 shell::dock::show_tab(&mut self.dock, tab.clone());
                 self.inspected = Some(tab);
+            }
+            Action::ShowHits { title, hits } => {
+                self.views.find.show(title, hits);
+                shell::dock::show_tab(&mut self.dock, Tab::Find);
             }
             Action::SelectNpc(id) => self.preview.selected = Some(id),
             Action::ShowTab(tab) => shell::dock::show_tab(&mut self.dock, tab),

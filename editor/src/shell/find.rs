@@ -26,6 +26,13 @@ pub(crate) struct FindState {
 const MAX_SHOWN: usize = 500;
 
 impl FindState {
+    /// Shows hits a view found (find usages) instead of a query's.
+    pub fn show(&mut self, title: String, hits: Vec<Hit>) {
+        self.title = title;
+        self.hits = hits;
+        self.searched = None;
+    }
+
     /// Runs the query over the whole pack.
     pub fn run(&mut self, pack: &Pack) {
         let q = self.query.trim().to_string();

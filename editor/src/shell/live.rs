@@ -8,7 +8,6 @@ use egui::{CollapsingHeader, Color32, RichText, ScrollArea};
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::pack::{Node, Pack};
 use townsfolk_runtime::program::show_value;
-use townsfolk_runtime::value::Value;
 use townsfolk_runtime::{Program, Session};
 
 use crate::preview;

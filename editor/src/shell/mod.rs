@@ -43,6 +43,11 @@ pub(crate) enum Action {
     Open(AssetRef),
     /// Open an asset and select (and frame) an item in it.
     Reveal(Located),
+    /// Show a list of hits (a view's find usages) in the find results panel.
+    ShowHits {
+        title: String,
+        hits: Vec<crate::document::Hit>,
+    },
     /// Select an NPC in the preview.
     SelectNpc(String),
     ShowTab(Tab),

@@ -15,29 +15,27 @@ use crate::shell::find::{FindState, find_ui};
 use crate::shell::json_view::{JsonCache, json_tab_ui};
 use crate::shell::live::{Authored, NodeIndex, live_inspector_ui};
 use crate::shell::problems::{Located, problems_ui};
+use crate::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
+use crate::views::{ViewCtx, ViewRequest};
 
 /// View state of every tab (not undoable, never saved into the pack).
 #[derive(Default)]
 pub(crate) struct Views {
-    /// Open tree tabs' state, by tree id.
-    pub trees: BTreeMap<String, TreeTabState>,
+    /// Open tree tabs' state (the tree editor's), by tree id.
+    pub trees: BTreeMap<String, TreeTab>,
     pub json: JsonCache,
     pub browser: AssetBrowser,
     pub find: FindState,
     pub live: NodeIndex,
 }
 
-/// A tree tab's view state (the tree editor's, once it is merged; for now which node to show).
-#[derive(Debug, Default)]
-pub(crate) struct TreeTabState {
-    pub framed: Option<String>,
-}
-
 impl Views {
     /// Makes sure an asset's tab has its view state.
     pub fn open(&mut self, _doc: &Document, asset: &AssetRef) {
         if asset.kind == AssetKind::Tree {
-            self.trees.entry(asset.id.clone()).or_default();
+            self.trees
+                .entry(asset.id.clone())
+                .or_insert_with(|| TreeTab::new(&asset.id));
         }
     }
 
@@ -50,8 +48,9 @@ impl Views {
         };
         if at.asset.kind == AssetKind::Tree
             && let Some(tab) = self.trees.get_mut(&at.asset.id)
+            && let Some(node) = &at.item
         {
-            tab.framed = at.item.clone();
+            tab.select_and_frame(doc, node);
         }
     }
 
@@ -97,7 +96,10 @@ impl TabViewer for Viewer<'_> {
                     "Problems".into()
                 }
             }
-            Tab::Asset(a) if a.kind == AssetKind::Tree => format!("🌳 {}", a.id).into(),
+            Tab::Asset(a) if a.kind == AssetKind::Tree => match self.views.trees.get(&a.id) {
+                Some(t) => t.title(self.doc).into(),
+                None => format!("🌳 {}", a.id).into(),
+            },
             Tab::Asset(a) => format!("{} {} (read-only)", a.kind.label(), a.id).into(),
             other => other.tool_label().into(),
         }
@@ -142,6 +144,20 @@ impl TabViewer for Viewer<'_> {
                     self.actions.push(Action::Restart);
                 }
             }
+            Tab::Asset(asset) if asset.kind == AssetKind::Tree => {
+                let tab = self
+                    .views
+                    .trees
+                    .entry(asset.id.clone())
+                    .or_insert_with(|| TreeTab::new(&asset.id));
+                let mut requests = Vec::new();
+                let mut cx = ViewCtx {
+                    doc: self.doc,
+                    requests: &mut requests,
+                };
+                tree_tab_ui(ui, tab, &mut cx);
+                self.take_requests(requests);
+            }
             Tab::Asset(asset) => {
                 json_tab_ui(
                     ui,
@@ -176,6 +192,18 @@ impl Viewer<'_> {
                 ui.separator();
                 self.live_ui(ui, Some(&asset.id));
             }
+            Some(Tab::Asset(asset)) if asset.kind == AssetKind::Tree => {
+                let Some(tab) = self.views.trees.get_mut(&asset.id) else {
+                    return;
+                };
+                let mut requests = Vec::new();
+                let mut cx = ViewCtx {
+                    doc: self.doc,
+                    requests: &mut requests,
+                };
+                tree_inspector_ui(ui, tab, &mut cx);
+                self.take_requests(requests);
+            }
             Some(Tab::Asset(asset)) => {
                 ui.label(RichText::new(format!("{} {}", asset.kind.label(), asset.id)).strong());
                 ui.separator();
@@ -188,6 +216,18 @@ impl Viewer<'_> {
                 );
             }
             Some(_) => {}
+        }
+    }
+
+    /// Turns what a view asked into shell actions (done after the frame's UI).
+    fn take_requests(&mut self, requests: Vec<ViewRequest>) {
+        for r in requests {
+            self.actions.push(match r {
+                ViewRequest::OpenTree(id) => Action::Open(AssetRef::tree(&id)),
+                ViewRequest::OpenAsset(asset) => Action::Open(asset),
+                ViewRequest::ShowHits { title, hits } => Action::ShowHits { title, hits },
+                ViewRequest::Status(text) => Action::Status(text),
+            });
         }
     }
 

@@ -1,0 +1,154 @@
+//! The acceptance flow of the tree editor inside the whole app (issue 11), driven through
+//! egui_kittest by the labels a user sees: open a copy of `samples/guards.json`, open the
+//! `patrol` tree from the asset browser, select a sequence, type-to-insert a `wait`, set its
+//! seconds in the inspector, undo, redo, save with Ctrl+S, and read the file back.
+//!
+//! The preview keeps requesting repaints while it plays, so this uses `run_steps(n)`, never
+//! `run()`.
+
+use egui::{Event, Key, Modifiers, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use townsfolk_editor::EditorApp;
+use townsfolk_editor::document::tree::find;
+use townsfolk_runtime::pack::{self, NodeKind, Pack};
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(|_cc| app)
+}
+
+fn click_at(h: &mut Harness<'static, EditorApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    h.drag_at(pos);
+    h.run_steps(1);
+    h.drop_at(pos);
+    h.run_steps(2);
+}
+
+fn press(h: &mut Harness<'static, EditorApp>, modifiers: Modifiers, key: Key) {
+    h.key_press_modifiers(modifiers, key);
+    h.run_steps(2);
+}
+
+fn type_text(h: &mut Harness<'static, EditorApp>, text: &str) {
+    h.event(Event::Text(text.to_string()));
+    h.run_steps(2);
+}
+
+/// The kind of node `node` of tree `patrol` in the open document.
+fn patrol_node(h: &Harness<'static, EditorApp>, node: &str) -> Option<NodeKind> {
+    let tree = h.state().pack().tree("patrol")?;
+    find(&tree.root, node).map(|n| n.kind.clone())
+}
+
+/// The children ids of `patrol_seq`.
+fn seq_children(h: &Harness<'static, EditorApp>) -> Vec<String> {
+    let tree = h.state().pack().tree("patrol").expect("patrol exists");
+    find(&tree.root, "patrol_seq")
+        .expect("patrol_seq exists")
+        .children
+        .iter()
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+#[test]
+fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
+    let dir = std::env::temp_dir().join(format!("townsfolk-acceptance-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("guards.json");
+    std::fs::write(&file, include_str!("../../samples/guards.json")).expect("copy the sample");
+
+    let mut h = harness(EditorApp::from_file(&file));
+    h.state_mut().set_playing(false);
+    h.run_steps(3);
+
+    // Open the tree from the asset browser: a tree tab with the tree editor.
+    let row = h
+        .query_all_by_label_contains("patrol")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("patrol"))
+        })
+        .expect("the asset browser lists the patrol tree");
+    row.click();
+    h.run_steps(4);
+    assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
+    let before = seq_children(&h);
+
+    // Select the sequence by clicking its card.
+    let card = h
+        .state()
+        .tree_card_screen_rect("patrol", "patrol_seq")
+        .expect("the tree tab draws the sequence's card");
+    click_at(&mut h, card.center() + vec2(0.0, 6.0));
+    assert_eq!(h.state().document().selection.items, ["patrol_seq"]);
+
+    // Type-to-insert: Tab over the canvas, "wait", Enter — inserted under the sequence.
+    press(&mut h, Modifiers::NONE, Key::Tab);
+    h.get_by_label("Insert node");
+    type_text(&mut h, "wait");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    let after = seq_children(&h);
+    assert_eq!(after.len(), before.len() + 1, "one child more: {after:?}");
+    let wait = after
+        .iter()
+        .find(|c| !before.contains(c))
+        .expect("the new child")
+        .clone();
+    assert!(matches!(
+        patrol_node(&h, &wait),
+        Some(NodeKind::Wait { .. })
+    ));
+    assert_eq!(h.state().document().selection.items, [wait.clone()]);
+
+    // Its seconds in the inspector dock tab.
+    h.get_by_label("seconds").click();
+    h.run_steps(2);
+    press(&mut h, Modifiers::COMMAND, Key::A);
+    type_text(&mut h, "2.5");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    h.run_steps(2);
+    assert_eq!(
+        patrol_node(&h, &wait),
+        Some(NodeKind::Wait { seconds: 2.5 })
+    );
+    assert!(h.state().document().is_dirty());
+
+    // Undo the seconds (one step), redo it. Click the canvas background first so no text
+    // field keeps the keyboard.
+    let empty = card.center() + vec2(0.0, -60.0);
+    click_at(&mut h, empty);
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(
+        matches!(patrol_node(&h, &wait), Some(NodeKind::Wait { seconds }) if seconds != 2.5),
+        "undo restored the default seconds"
+    );
+    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert_eq!(
+        patrol_node(&h, &wait),
+        Some(NodeKind::Wait { seconds: 2.5 })
+    );
+
+    // Save with Ctrl+S, then read the file again.
+    press(&mut h, Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert!(!h.state().document().is_dirty(), "saved");
+    let bytes = std::fs::read_to_string(&file).expect("the saved file");
+    let loaded = townsfolk_runtime::program::load_str(&bytes);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let reread: Pack = loaded.pack.expect("the saved pack reads");
+    let tree = reread.tree("patrol").expect("patrol saved");
+    assert_eq!(
+        find(&tree.root, &wait).map(|n| n.kind.clone()),
+        Some(NodeKind::Wait { seconds: 2.5 })
+    );
+    assert_eq!(bytes, pack::to_canonical_string(&reread));
+    let _ = std::fs::remove_dir_all(&dir);
+}
