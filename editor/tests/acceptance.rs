@@ -39,6 +39,22 @@ fn type_text(h: &mut Harness<'static, EditorApp>, text: &str) {
     h.run_steps(2);
 }
 
+/// Clicks a menu of the menu bar, then the item whose label starts with `item_starting`.
+fn menu(h: &mut Harness<'static, EditorApp>, menu: &str, item_starting: &str) {
+    h.get_by_label(menu).click();
+    h.run_steps(2);
+    let node = h
+        .query_all_by_label_contains(item_starting)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with(item_starting))
+        })
+        .unwrap_or_else(|| panic!("no `{item_starting}` item in the {menu} menu"));
+    node.click();
+    h.run_steps(2);
+}
+
 /// The kind of node `node` of tree `patrol` in the open document.
 fn patrol_node(h: &Harness<'static, EditorApp>, node: &str) -> Option<NodeKind> {
     let tree = h.state().pack().tree("patrol")?;
@@ -121,16 +137,23 @@ fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
     );
     assert!(h.state().document().is_dirty());
 
-    // Undo the seconds (one step), redo it. Click the canvas background first so no text
-    // field keeps the keyboard.
-    let empty = card.center() + vec2(0.0, -60.0);
-    click_at(&mut h, empty);
-    press(&mut h, Modifiers::COMMAND, Key::Z);
+    // Undo the seconds (one step) and redo it from the Edit menu (the seconds field still
+    // has the keyboard, and a focused text field keeps Ctrl+Z for itself).
+    menu(&mut h, "Edit", "Undo");
     assert!(
         matches!(patrol_node(&h, &wait), Some(NodeKind::Wait { seconds }) if seconds != 2.5),
         "undo restored the default seconds"
     );
-    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    menu(&mut h, "Edit", "Redo");
+    assert_eq!(
+        patrol_node(&h, &wait),
+        Some(NodeKind::Wait { seconds: 2.5 })
+    );
+    menu(&mut h, "Edit", "Undo");
+    menu(&mut h, "Edit", "Undo");
+    assert_eq!(seq_children(&h), before, "the second undo removed the wait");
+    menu(&mut h, "Edit", "Redo");
+    menu(&mut h, "Edit", "Redo");
     assert_eq!(
         patrol_node(&h, &wait),
         Some(NodeKind::Wait { seconds: 2.5 })
