@@ -122,7 +122,10 @@ fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
         patrol_node(&h, &wait),
         Some(NodeKind::Wait { .. })
     ));
-    assert_eq!(h.state().document().selection.items, [wait.clone()]);
+    assert_eq!(
+        h.state().document().selection.items,
+        std::slice::from_ref(&wait)
+    );
 
     // Its seconds in the inspector dock tab.
     h.get_by_label("seconds").click();
