@@ -13,6 +13,9 @@ use super::scene::{Flow, NodeView};
 
 /// Below this zoom nodes are plain boxes without text or ports.
 pub(crate) const LOD_ZOOM: f32 = 0.4;
+/// Below this zoom (and above `LOD_ZOOM`) cards show their header only: body lines and port
+/// labels would be too small to read.
+const TEXT_ZOOM: f32 = 0.6;
 
 /// Header strip height, in canvas units.
 const HEADER: f32 = 22.0;
@@ -228,9 +231,12 @@ pub(crate) fn paint_node<K>(
     let mut left = x0;
     let mut right = r.max.x - PAD * z;
     let mut bottom = r.max.y - 3.0 * z;
+    let small_text = z >= TEXT_ZOOM;
     for (input, ports) in [(true, &node.inputs), (false, &node.outputs)] {
         for (i, port) in ports.iter().enumerate() {
-            let Some(label) = &port.label else { continue };
+            let Some(label) = port.label.as_ref().filter(|_| small_text) else {
+                continue;
+            };
             let p = t.to_screen(port_pos(rect, flow, input, i, ports.len()));
             let color = fade(pal.weak_text, dis);
             let g = line_galley(painter, label, SMALL_SIZE * z, color, r.width() * 0.4);
@@ -263,7 +269,7 @@ pub(crate) fn paint_node<K>(
         .map(|s| (s, true))
         .chain(node.body.iter().map(|s| (s, false)));
     for (text, strong) in lines {
-        if y + LINE * z > bottom + 1.0 || width <= 4.0 {
+        if !small_text || y + LINE * z > bottom + 1.0 || width <= 4.0 {
             break;
         }
         let color = fade(if strong { pal.text } else { pal.weak_text }, dis);
