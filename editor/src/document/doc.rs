@@ -129,13 +129,14 @@ impl Document {
             self.selection.clear();
             return;
         }
-        if asset.kind == AssetKind::Tree && !self.selection.items.is_empty() {
-            if let Some(t) = self.pack.tree(&asset.id) {
-                let root = &t.root;
-                self.selection
-                    .items
-                    .retain(|id| tree::find(root, id).is_some());
-            }
+        if asset.kind == AssetKind::Tree
+            && !self.selection.items.is_empty()
+            && let Some(t) = self.pack.tree(&asset.id)
+        {
+            let root = &t.root;
+            self.selection
+                .items
+                .retain(|id| tree::find(root, id).is_some());
         }
     }
 

@@ -92,10 +92,11 @@ fn walk(
         Value::Object(m) => {
             // A tree node: an object with an `id` and a `type` under the tree's `root`.
             let outer = node.clone();
-            if kind == AssetKind::Tree && path.contains("root") {
-                if let (Some(Value::String(id)), Some(_)) = (m.get("id"), m.get("type")) {
-                    *node = Some(id.clone());
-                }
+            if kind == AssetKind::Tree
+                && path.contains("root")
+                && let (Some(Value::String(id)), Some(_)) = (m.get("id"), m.get("type"))
+            {
+                *node = Some(id.clone());
             }
             for (k, x) in m {
                 let len = path.len();

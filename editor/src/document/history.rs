@@ -44,11 +44,12 @@ impl History {
     /// Records the inverse of an edit just applied: a new step, or part of the open gesture.
     pub fn record(&mut self, label: String, inverse: Edit) {
         self.redo.clear();
-        if self.gesture_depth > 0 && self.gesture_has_step {
-            if let Some(step) = self.undo.last_mut() {
-                step.edits.push(inverse);
-                return;
-            }
+        if self.gesture_depth > 0
+            && self.gesture_has_step
+            && let Some(step) = self.undo.last_mut()
+        {
+            step.edits.push(inverse);
+            return;
         }
         self.next_serial += 1;
         let label = if self.gesture_depth > 0 {

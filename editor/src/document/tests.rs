@@ -83,7 +83,7 @@ fn random_edit(p: &Pack, rng: &mut Rng, serial: usize) -> Edit {
         }),
         4 => tedit(TreeOp::SetBlackboard {
             var: format!("v{}", rng.below(3)),
-            decl: (rng.below(2) == 0).then(|| VarDecl {
+            decl: (rng.below(2) == 0).then_some(VarDecl {
                 ty: townsfolk_runtime::value::Type::Int,
                 default: Some(Literal::Int(serial as i64)),
                 comment: None,

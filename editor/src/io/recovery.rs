@@ -82,12 +82,11 @@ fn modified(p: &Path) -> Option<SystemTime> {
 pub fn find_recovery(pack_path: Option<&Path>) -> Option<Recovery> {
     let path = recovery_path(pack_path);
     let rec_time = modified(&path)?;
-    if let Some(p) = pack_path {
-        if let Some(pack_time) = modified(p) {
-            if rec_time <= pack_time {
-                return None;
-            }
-        }
+    if let Some(p) = pack_path
+        && let Some(pack_time) = modified(p)
+        && rec_time <= pack_time
+    {
+        return None;
     }
     Some(Recovery {
         path,

@@ -89,10 +89,10 @@ impl Watcher {
         debouncer
             .watch(&dir, RecursiveMode::NonRecursive)
             .map_err(notify_err)?;
-        if let Ok(bytes) = std::fs::read(&path) {
-            if let Ok(mut m) = own_writes().lock() {
-                m.entry(path.clone()).or_insert_with(|| digest(&bytes));
-            }
+        if let Ok(bytes) = std::fs::read(&path)
+            && let Ok(mut m) = own_writes().lock()
+        {
+            m.entry(path.clone()).or_insert_with(|| digest(&bytes));
         }
         Ok(Watcher {
             path,

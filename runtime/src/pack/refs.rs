@@ -889,25 +889,25 @@ impl<'a> Walker<'a> {
                 self.entity_field(k, id);
             }
         }
-        if c.kind == "flag" {
-            if let Some(f) = text("flag") {
-                self.field("flag", Target::Flag(f.to_string()), Role::Use);
-            }
+        if c.kind == "flag"
+            && let Some(f) = text("flag")
+        {
+            self.field("flag", Target::Flag(f.to_string()), Role::Use);
         }
-        if c.kind == "counter" {
-            if let Some(n) = text("counter") {
-                self.field("counter", Target::Counter(n.to_string()), Role::Use);
-            }
+        if c.kind == "counter"
+            && let Some(n) = text("counter")
+        {
+            self.field("counter", Target::Counter(n.to_string()), Role::Use);
         }
-        if c.kind == "var" {
-            if let Some(src) = text("expr") {
-                let who = match text("who") {
-                    Some("self") => owner_npc,
-                    other => other,
-                };
-                let tree = who.and_then(|w| self.npc_trees.get(w).copied());
-                self.expr_field("expr", src, Ctx { tree, area: None });
-            }
+        if c.kind == "var"
+            && let Some(src) = text("expr")
+        {
+            let who = match text("who") {
+                Some("self") => owner_npc,
+                other => other,
+            };
+            let tree = who.and_then(|w| self.npc_trees.get(w).copied());
+            self.expr_field("expr", src, Ctx { tree, area: None });
         }
         if !c.of.is_empty() {
             self.key("of");
