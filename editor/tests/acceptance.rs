@@ -178,3 +178,39 @@ fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
     assert_eq!(bytes, pack::to_canonical_string(&reread));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_find_hit_opens_its_tree_and_selects_and_frames_the_node() {
+    let mut h = harness(EditorApp::from_text(
+        include_str!("../../samples/guards.json"),
+        "guards",
+    ));
+    h.state_mut().set_playing(false);
+    h.run_steps(3);
+    press(&mut h, Modifiers::COMMAND, Key::F);
+    type_text(&mut h, "to_market");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    let hit = h
+        .query_all_by_label_contains("to_market")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("to_market:"))
+        })
+        .expect("a hit on the to_market node");
+    hit.click();
+    h.run_steps(4);
+    assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
+    assert_eq!(h.state().document().selection.items, ["to_market"]);
+    assert!(
+        h.state()
+            .tree_card_screen_rect("patrol", "to_market")
+            .is_some(),
+        "the tree editor draws the node"
+    );
+    // The inspector dock tab shows the node (its id with the Rename button).
+    assert!(
+        h.query_all_by_label_contains("Rename").next().is_some(),
+        "the inspector shows the selected node"
+    );
+}
