@@ -6,54 +6,16 @@
 //! The preview keeps requesting repaints while it plays, so this uses `run_steps(n)`, never
 //! `run()`.
 
-use egui::{Event, Key, Modifiers, Pos2, vec2};
+mod common;
+
+use common::{by_label_starting, click_at, harness, menu, press, type_text};
+
+use egui::{Key, Modifiers, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use townsfolk_editor::EditorApp;
 use townsfolk_editor::document::tree::find;
 use townsfolk_runtime::pack::{self, NodeKind, Pack};
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(|_cc| app)
-}
-
-fn click_at(h: &mut Harness<'static, EditorApp>, pos: Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    h.drag_at(pos);
-    h.run_steps(1);
-    h.drop_at(pos);
-    h.run_steps(2);
-}
-
-fn press(h: &mut Harness<'static, EditorApp>, modifiers: Modifiers, key: Key) {
-    h.key_press_modifiers(modifiers, key);
-    h.run_steps(2);
-}
-
-fn type_text(h: &mut Harness<'static, EditorApp>, text: &str) {
-    h.event(Event::Text(text.to_string()));
-    h.run_steps(2);
-}
-
-/// Clicks a menu of the menu bar, then the item whose label starts with `item_starting`.
-fn menu(h: &mut Harness<'static, EditorApp>, menu: &str, item_starting: &str) {
-    h.get_by_label(menu).click();
-    h.run_steps(2);
-    let node = h
-        .query_all_by_label_contains(item_starting)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with(item_starting))
-        })
-        .unwrap_or_else(|| panic!("no `{item_starting}` item in the {menu} menu"));
-    node.click();
-    h.run_steps(2);
-}
 
 /// The kind of node `node` of tree `patrol` in the open document.
 fn patrol_node(h: &Harness<'static, EditorApp>, node: &str) -> Option<NodeKind> {
@@ -85,14 +47,7 @@ fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
     h.run_steps(3);
 
     // Open the tree from the asset browser: a tree tab with the tree editor.
-    let row = h
-        .query_all_by_label_contains("patrol")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("patrol"))
-        })
-        .expect("the asset browser lists the patrol tree");
+    let row = by_label_starting(&h, "patrol").expect("the asset browser lists the patrol tree");
     row.click();
     h.run_steps(4);
     assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
@@ -190,14 +145,7 @@ fn a_find_hit_opens_its_tree_and_selects_and_frames_the_node() {
     press(&mut h, Modifiers::COMMAND, Key::F);
     type_text(&mut h, "to_market");
     press(&mut h, Modifiers::NONE, Key::Enter);
-    let hit = h
-        .query_all_by_label_contains("to_market")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("to_market:"))
-        })
-        .expect("a hit on the to_market node");
+    let hit = by_label_starting(&h, "to_market:").expect("a hit on the to_market node");
     hit.click();
     h.run_steps(4);
     assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));

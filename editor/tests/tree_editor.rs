@@ -2,7 +2,11 @@
 //! canvas, type-to-insert, the inspector, the canvas shortcuts. Fields are found by the labels
 //! a user sees; cards by where the tab drew them.
 
-use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
+mod common;
+
+use common::{click_at, drag, press, press_and_copied, type_text};
+
+use egui::{Event, Key, Modifiers, Rect, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use townsfolk_editor::document::Document;
@@ -87,44 +91,11 @@ fn card(h: &Harness<'static, App>, node: &str) -> Rect {
         .unwrap_or_else(|| panic!("card `{node}` is drawn"))
 }
 
-fn click_at(h: &mut Harness<'static, App>, pos: Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    h.drag_at(pos);
-    h.run_steps(1);
-    h.drop_at(pos);
-    h.run_steps(2);
-}
-
 /// Clicks a card (selects it and gives the canvas the keyboard).
 fn click_card(h: &mut Harness<'static, App>, node: &str) {
     let at = card(h, node).center() + vec2(0.0, 6.0);
     click_at(h, at);
     assert_eq!(h.state().doc.selection.items, vec![node.to_string()]);
-}
-
-fn press(h: &mut Harness<'static, App>, modifiers: Modifiers, key: Key) {
-    h.key_press_modifiers(modifiers, key);
-    h.run_steps(2);
-}
-
-fn type_text(h: &mut Harness<'static, App>, text: &str) {
-    h.event(Event::Text(text.to_string()));
-    h.run_steps(2);
-}
-
-/// Drags from one screen point to another in small steps.
-fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(1);
-    for k in 1..=8 {
-        h.hover_at(from + (to - from) * (k as f32 / 8.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(3);
 }
 
 const ONE_TREE: &str = r#"{
@@ -389,25 +360,7 @@ fn renaming_a_node_with_f2_moves_its_layout_and_breakpoints() {
 fn copy_in_one_tree_and_paste_into_another_makes_ids_unique() {
     let mut h = harness(TWO_TREES, &["main", "other"]);
     click_card(&mut h, "busy");
-    // The harness runs one frame per queued event: the copy is in the output of the frame
-    // that got the key.
-    h.event(Event::Key {
-        key: Key::C,
-        physical_key: None,
-        pressed: true,
-        repeat: false,
-        modifiers: Modifiers::COMMAND,
-    });
-    h.step();
-    let copied = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(t) => Some(t.clone()),
-            _ => None,
-        });
+    let copied = press_and_copied(&mut h, Modifiers::COMMAND, Key::C);
     let copied = copied.expect("Ctrl+C put text on the clipboard");
     assert!(copied.contains("\"busy\""));
 
