@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod tree_app;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
