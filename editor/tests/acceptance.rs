@@ -8,13 +8,17 @@
 
 mod common;
 
-use common::{by_label_starting, click_at, harness, menu, press, type_text};
+use common::{
+    assert_framed, by_label_on_row, by_label_starting, click_at, guards_app, harness, has, menu,
+    open_tree_from_assets, press, right_click_at, type_text,
+};
 
 use egui::{Key, Modifiers, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use townsfolk_editor::EditorApp;
 use townsfolk_editor::document::tree::find;
+use townsfolk_editor::document::{AssetKind, Target, find_usages};
 use townsfolk_runtime::pack::{self, NodeKind, Pack};
 
 /// The kind of node `node` of tree `patrol` in the open document.
@@ -150,15 +154,80 @@ fn a_find_hit_opens_its_tree_and_selects_and_frames_the_node() {
     h.run_steps(4);
     assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
     assert_eq!(h.state().document().selection.items, ["to_market"]);
-    assert!(
-        h.state()
-            .tree_card_screen_rect("patrol", "to_market")
-            .is_some(),
-        "the tree editor draws the node"
-    );
+    assert_framed(&h, "patrol", "to_market");
     // The inspector dock tab shows the node (its id with the Rename button).
     assert!(
         h.query_all_by_label_contains("Rename").next().is_some(),
         "the inspector shows the selected node"
+    );
+}
+
+#[test]
+fn find_usages_of_a_tree_lists_the_hits_and_a_hit_opens_and_frames_its_node() {
+    let mut h = guards_app();
+    open_tree_from_assets(&mut h, "patrol — Patrol", "patrol");
+
+    // The context menu of the empty canvas: find usages of this tree.
+    let expected = find_usages(h.state().pack(), &Target::Tree("patrol".into()));
+    let in_trees: Vec<_> = expected
+        .iter()
+        .filter(|hit| hit.asset.kind == AssetKind::Tree && hit.item.is_some())
+        .collect();
+    assert!(
+        !in_trees.is_empty(),
+        "a subtree node runs patrol: {expected:?}"
+    );
+    let canvas = h
+        .state()
+        .tree_canvas_screen_rect("patrol")
+        .expect("the patrol tab draws its canvas");
+    right_click_at(&mut h, canvas.left_top() + vec2(30.0, 30.0));
+    h.get_by_label("Find usages of this tree").click();
+    h.run_steps(3);
+    let n = expected.len();
+    let s = if n == 1 { "" } else { "s" };
+    assert!(
+        has(&h, &format!("Usages of tree `patrol` — {n} hit{s}")),
+        "the find results list the hits"
+    );
+
+    // A hit opens the tree it is in, selects its node and frames it.
+    let hit = in_trees[0];
+    let node = hit.item.clone().expect("in a node");
+    by_label_starting(&h, &format!("{node}: "))
+        .expect("the hit's row")
+        .click();
+    h.run_steps(4);
+    let tab = format!("Tree {}", hit.asset.id);
+    assert!(
+        h.state().open_tabs().contains(&tab),
+        "{:?}",
+        h.state().open_tabs()
+    );
+    assert_eq!(
+        h.state().document().selection.items,
+        std::slice::from_ref(&node)
+    );
+    assert_framed(&h, &hit.asset.id, &node);
+}
+
+#[test]
+#[ignore = "bug: the tree inspector's blackboard table is wider than the inspector dock tab and is clipped with no horizontal scroll (views/tree/inspector.rs `ScrollArea::vertical`), so its uses counts and remove buttons cannot be reached at 1400×900 (reported)"]
+fn the_blackboard_table_is_usable_in_the_inspector_dock_tab() {
+    let mut h = guards_app();
+    open_tree_from_assets(&mut h, "guard — Guard", "guard");
+    // The remove button on fatigue's row: scrolled to, then clicked.
+    by_label_on_row(&h, "fatigue", "✖")
+        .expect("fatigue's remove button")
+        .scroll_to_me();
+    h.run_steps(3);
+    by_label_on_row(&h, "fatigue", "✖")
+        .expect("fatigue's remove button")
+        .click();
+    h.run_steps(3);
+    let guard = h.state().pack().tree("guard").expect("guard");
+    assert!(
+        !guard.blackboard.contains_key("fatigue"),
+        "the remove button was reachable"
     );
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{MemStorage, harness, has, menu, temp_dir};
+use common::{MemStorage, assert_framed, harness, has, menu, temp_dir};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -170,7 +170,7 @@ fn undo_and_redo_through_the_edit_menu() {
 }
 
 #[test]
-fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
+fn clicking_a_problem_opens_its_asset_and_selects_and_frames_the_item() {
     // A tree node with a bad expression, and an NPC with a missing tree.
     let broken = DEFAULT_PACK.replacen("\"tree\": \"cat\"", "\"tree\": \"no_such_tree\"", 1);
     let mut h = harness(EditorApp::from_text(&broken, "broken.json"));
@@ -189,7 +189,11 @@ fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
 
     let pack = pack::load_str(DEFAULT_PACK).pack.expect("reads");
     let tree = &pack.trees[0];
-    let child = &tree.root.children[0];
+    // The last leaf: away from the middle of the fitted tree, so framing it moves the view.
+    let mut child = &tree.root;
+    while let Some(last) = child.children.last() {
+        child = last;
+    }
     let bad = DEFAULT_PACK.replacen(
         &format!("\"id\": \"{}\"", child.id),
         &format!("\"id\": \"{}\", \"bogus_field\": 1", child.id),
@@ -210,6 +214,7 @@ fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
     assert_eq!(h.state().open_tabs(), vec![format!("Tree {}", tree.id)]);
     let sel = &h.state().document().selection;
     assert_eq!(sel.items, vec![child.id.clone()]);
+    assert_framed(&h, &tree.id, &child.id);
 }
 
 #[test]

@@ -7,7 +7,8 @@ mod common;
 
 use common::tree_app::{App, TWO_TREES, card, click_card, harness, ids, shape, tree};
 use common::{
-    by_label_starting, click_at, drag, press, press_and_copied, right_click_at, type_text,
+    by_label_on_row, by_label_starting, by_role_on_row, click_at, drag, press, press_and_copied,
+    right_click_at, type_text,
 };
 
 use egui::accesskit::Role;
@@ -279,12 +280,9 @@ fn the_blackboard_table_adds_retypes_and_removes_variables() {
     h.run_steps(2);
 
     // The default of `alert`: its checkbox on the row.
-    let row_y = h.get_by_label("alert").rect().center().y;
-    let check = h
-        .query_all_by_role(Role::CheckBox)
-        .find(|n| (n.rect().center().y - row_y).abs() < 8.0)
-        .expect("alert's default checkbox");
-    check.click();
+    by_role_on_row(&h, "alert", Role::CheckBox)
+        .expect("alert's default checkbox")
+        .click();
     h.run_steps(3);
     assert_eq!(
         decl(&h, "alert"),
@@ -293,11 +291,9 @@ fn the_blackboard_table_adds_retypes_and_removes_variables() {
 
     // The uses column counts each variable's uses.
     let uses = |h: &Harness<'static, App>, var: &str| {
-        let y = h.get_by_label(var).rect().center().y;
-        ["0", "1", "2"].into_iter().find(|count| {
-            h.query_all_by_label(count)
-                .any(|n| (n.rect().center().y - y).abs() < 8.0)
-        })
+        ["0", "1", "2"]
+            .into_iter()
+            .find(|count| by_label_on_row(h, var, count).is_some())
     };
     assert_eq!(uses(&h, "alert"), Some("1"));
 
@@ -317,12 +313,9 @@ fn the_blackboard_table_adds_retypes_and_removes_variables() {
     assert!(has_row(&h, "target_x"));
 
     // Removing a declaration: the ✖ on its row.
-    let y = h.get_by_label("target_x").rect().center().y;
-    let remove = h
-        .query_all_by_label("✖")
-        .find(|n| (n.rect().center().y - y).abs() < 8.0)
-        .expect("the row's remove button");
-    remove.click();
+    by_label_on_row(&h, "target_x", "✖")
+        .expect("the row's remove button")
+        .click();
     h.run_steps(3);
     assert!(decl(&h, "target_x").is_none(), "removed");
     assert!(decl(&h, "alert").is_some() && decl(&h, "count").is_some());

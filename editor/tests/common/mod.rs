@@ -164,3 +164,67 @@ impl eframe::Storage for MemStorage {
     }
     fn flush(&mut self) {}
 }
+
+/// The tree tab of `tree` draws `node`'s card at the middle of its canvas (the view framed it).
+pub fn assert_framed(h: &Harness<'_, EditorApp>, tree: &str, node: &str) {
+    let card = h
+        .state()
+        .tree_card_screen_rect(tree, node)
+        .unwrap_or_else(|| panic!("the tab of `{tree}` draws `{node}`"));
+    let canvas = h
+        .state()
+        .tree_canvas_screen_rect(tree)
+        .unwrap_or_else(|| panic!("the tab of `{tree}` draws its canvas"));
+    assert!(
+        card.center().distance(canvas.center()) < 4.0,
+        "`{node}` is framed: card at {:?}, canvas centre {:?}",
+        card.center(),
+        canvas.center()
+    );
+}
+
+/// Whether `node` sits on the same row as the widget labelled `row` (a table's row).
+fn on_row<S>(h: &Harness<'_, S>, row: &str, node: &egui_kittest::Node<'_>) -> bool {
+    let y = h.get_by_label(row).rect().center().y;
+    (node.rect().center().y - y).abs() < 8.0
+}
+
+/// The widget labelled `label` on the row of the widget labelled `row`.
+pub fn by_label_on_row<'h, S>(
+    h: &'h Harness<'_, S>,
+    row: &str,
+    label: &'h str,
+) -> Option<egui_kittest::Node<'h>> {
+    h.query_all_by_label(label).find(|n| on_row(h, row, n))
+}
+
+/// The widget of `role` on the row of the widget labelled `row`.
+pub fn by_role_on_row<'h, S>(
+    h: &'h Harness<'_, S>,
+    row: &str,
+    role: egui::accesskit::Role,
+) -> Option<egui_kittest::Node<'h>> {
+    h.query_all_by_role(role).find(|n| on_row(h, row, n))
+}
+
+/// Opens a tree's tab from the asset browser (its row reads `id — name`).
+pub fn open_tree_from_assets(h: &mut Harness<'_, EditorApp>, row: &str, tree: &str) {
+    by_label_starting(h, row)
+        .unwrap_or_else(|| panic!("the asset browser lists `{row}`"))
+        .click();
+    h.run_steps(4);
+    assert!(
+        h.state().open_tabs().contains(&format!("Tree {tree}")),
+        "{:?}",
+        h.state().open_tabs()
+    );
+}
+
+/// The bundled guards sample in the app, the preview paused.
+pub fn guards_app() -> Harness<'static, EditorApp> {
+    let text = include_str!("../../../samples/guards.json");
+    let mut h = harness(EditorApp::from_text(text, "guards"));
+    h.state_mut().set_playing(false);
+    h.run_steps(3);
+    h
+}
