@@ -314,11 +314,14 @@ fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut P
             }
         }
         if stale && running {
-            ui.label(
-                RichText::new("● pack edited since start")
-                    .color(style::WARNING_COLOR)
-                    .small(),
-            )
+            ui.horizontal(|ui| {
+                style::dot_label_ui(
+                    ui,
+                    RichText::new("pack edited since start").small(),
+                    style::WARNING_COLOR,
+                )
+            })
+            .inner
             .on_hover_text("The preview runs the pack as it was when it started; Restart to run the edits.");
         }
     });
