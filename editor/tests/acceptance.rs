@@ -213,21 +213,26 @@ fn find_usages_of_a_tree_lists_the_hits_and_a_hit_opens_and_frames_its_node() {
 
 #[test]
 #[ignore = "bug: the tree inspector's blackboard table is wider than the inspector dock tab and is clipped with no horizontal scroll (views/tree/inspector.rs `ScrollArea::vertical`), so its uses counts and remove buttons cannot be reached at 1400×900 (reported)"]
-fn the_blackboard_table_is_usable_in_the_inspector_dock_tab() {
+fn the_blackboard_uses_count_is_reachable_in_the_inspector_dock_tab() {
     let mut h = guards_app();
     open_tree_from_assets(&mut h, "guard — Guard", "guard");
-    // The remove button on fatigue's row: scrolled to, then clicked.
-    by_label_on_row(&h, "fatigue", "✖")
-        .expect("fatigue's remove button")
+    let target = Target::Var {
+        tree: Some("guard".into()),
+        var: "fatigue".into(),
+    };
+    let n = find_usages(h.state().pack(), &target).len();
+    let count = n.to_string();
+    // The uses count on fatigue's row: scrolled to, then clicked (it finds the usages).
+    by_label_on_row(&h, "fatigue", &count)
+        .expect("the uses count on fatigue's row")
         .scroll_to_me();
     h.run_steps(3);
-    by_label_on_row(&h, "fatigue", "✖")
-        .expect("fatigue's remove button")
+    by_label_on_row(&h, "fatigue", &count)
+        .expect("the uses count on fatigue's row")
         .click();
     h.run_steps(3);
-    let guard = h.state().pack().tree("guard").expect("guard");
     assert!(
-        !guard.blackboard.contains_key("fatigue"),
-        "the remove button was reachable"
+        has(&h, &format!("Usages of variable `fatigue` — {n} hits")),
+        "the uses count was reachable"
     );
 }
