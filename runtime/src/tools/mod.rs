@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+pub mod coverage;
 pub mod debug;
 pub mod events;
 pub mod replay;

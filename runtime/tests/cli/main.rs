@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod coverage;
 mod debug;
 mod events;
 mod fmt;

@@ -1,6 +1,7 @@
 //! `townsfolk`: validate, format, describe and run Townsfolk packs without the editor.
 
 mod common;
+mod coverage;
 mod debug;
 mod events;
 mod fmt;
@@ -168,6 +169,7 @@ enum Command {
         #[arg(long)]
         explain: Vec<String>,
     },
+    Coverage(coverage::CoverageArgs),
 }
 
 fn main() -> ExitCode {
@@ -242,5 +244,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             threads,
             json,
         } => replay::replay(&pack, scenario.as_deref(), runs, seed, threads, json),
+        Command::Coverage(a) => coverage::coverage(a),
     }
 }
