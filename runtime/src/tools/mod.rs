@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+pub mod content_tests;
 pub mod coverage;
 pub mod debug;
 pub mod events;

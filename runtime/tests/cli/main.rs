@@ -14,5 +14,6 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod test;
 mod triggers;
 mod validate;

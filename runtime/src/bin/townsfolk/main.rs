@@ -8,6 +8,7 @@ mod fmt;
 mod replay;
 mod run;
 mod talk;
+mod test;
 mod triggers;
 mod validate;
 
@@ -170,6 +171,7 @@ enum Command {
         explain: Vec<String>,
     },
     Coverage(coverage::CoverageArgs),
+    Test(test::TestArgs),
 }
 
 fn main() -> ExitCode {
@@ -245,5 +247,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
         } => replay::replay(&pack, scenario.as_deref(), runs, seed, threads, json),
         Command::Coverage(a) => coverage::coverage(a),
+        Command::Test(a) => test::test(a),
     }
 }
