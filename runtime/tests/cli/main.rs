@@ -7,6 +7,7 @@ mod common;
 
 mod coverage;
 mod debug;
+mod diverge;
 mod events;
 mod fmt;
 mod help;

@@ -3,6 +3,7 @@
 mod common;
 mod coverage;
 mod debug;
+mod diverge;
 mod events;
 mod fmt;
 mod replay;
@@ -172,6 +173,7 @@ enum Command {
     },
     Coverage(coverage::CoverageArgs),
     Test(test::TestArgs),
+    Diverge(diverge::DivergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -248,5 +250,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => replay::replay(&pack, scenario.as_deref(), runs, seed, threads, json),
         Command::Coverage(a) => coverage::coverage(a),
         Command::Test(a) => test::test(a),
+        Command::Diverge(a) => diverge::diverge_cmd(a),
     }
 }
