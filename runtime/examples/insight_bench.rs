@@ -20,8 +20,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use townsfolk_runtime::program::{self, Program};
 use townsfolk_runtime::expr::Env;
+use townsfolk_runtime::program::{self, Program};
 use townsfolk_runtime::tools::coverage::{Tally, run_seed, run_seeds};
 use townsfolk_runtime::trace::{DebugEvent, Probe};
 use townsfolk_runtime::{Session, pack::Pack};
@@ -134,7 +134,11 @@ fn main() {
             probed.as_secs_f64() * 1000.0,
             overhead,
             pct(probed),
-            if overhead <= 10.0 { "met" } else { "**not met**" }
+            if overhead <= 10.0 {
+                "met"
+            } else {
+                "**not met**"
+            }
         );
     }
 }
