@@ -9,7 +9,10 @@
 
 use serde_json::{Map, Value};
 
+pub mod content_tests;
+pub mod coverage;
 pub mod debug;
+pub mod diverge;
 pub mod events;
 pub mod replay;
 pub mod talk;

@@ -5,7 +5,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod coverage;
 mod debug;
+mod diverge;
 mod events;
 mod fmt;
 mod help;
@@ -13,5 +15,6 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod test;
 mod triggers;
 mod validate;

@@ -1,12 +1,15 @@
 //! `townsfolk`: validate, format, describe and run Townsfolk packs without the editor.
 
 mod common;
+mod coverage;
 mod debug;
+mod diverge;
 mod events;
 mod fmt;
 mod replay;
 mod run;
 mod talk;
+mod test;
 mod triggers;
 mod validate;
 
@@ -168,6 +171,9 @@ enum Command {
         #[arg(long)]
         explain: Vec<String>,
     },
+    Coverage(coverage::CoverageArgs),
+    Test(test::TestArgs),
+    Diverge(diverge::DivergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -242,5 +248,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             threads,
             json,
         } => replay::replay(&pack, scenario.as_deref(), runs, seed, threads, json),
+        Command::Coverage(a) => coverage::coverage(a),
+        Command::Test(a) => test::test(a),
+        Command::Diverge(a) => diverge::diverge_cmd(a),
     }
 }
