@@ -792,3 +792,39 @@ fn dynamic_area_appearing_over_the_dead_and_the_removed_is_entered_by_the_living
         .collect();
     assert_eq!(entered, ["witness"], "only the living enter the new area");
 }
+
+/// Deliver 4: one reader of the world for every tree. An area's handler about a removed NPC
+/// sees it nowhere: its `in_area` node agrees with `distance`/`pos` (the ticking host used to
+/// read the raw position itself, so a removed NPC was still "inside" the area it left).
+#[test]
+fn handler_sees_a_removed_npc_in_no_area() {
+    let p = pack(
+        json!([{"id": "a", "pos": [4.0, 5.0], "tree": "idle"}, clock_npc()]),
+        json!([
+            idle("idle"),
+            clock_tree(1.0, 2.0),
+            {"id": "bye", "root": {"id": "bye_sel", "type": "selector", "children": [
+                {"id": "bye_seq", "type": "sequence", "children": [
+                    {"id": "bye_in", "type": "in_area", "area": "bar"},
+                    {"id": "bye_still", "type": "log", "text": "still inside"}
+                ]},
+                {"id": "bye_left", "type": "log", "text": "left"}
+            ]}}
+        ]),
+        json!([{"id": "bar", "shape": {"rect": {"min": [0.0, 0.0], "max": [10.0, 10.0]}},
+                "handlers": {"on_exit": "bye"}}]),
+        on_go(json!([{"do": "remove", "npc": "a"}])),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let trace = run(&mut s, 30);
+    let logs: Vec<&str> = about(&trace, "log", "a")
+        .into_iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        logs,
+        ["left"],
+        "the OnExit handler of a removed NPC finds it in no area"
+    );
+}

@@ -3,6 +3,7 @@
 
 use rand::RngExt;
 
+use crate::expr::Env as _;
 use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::program::responses::SpawnAt;
@@ -10,7 +11,7 @@ use crate::program::triggers::Op;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{Sym, Vec2};
 use crate::world::World;
-use crate::world::env::position_of;
+use crate::world::WorldEnv;
 use crate::world::triggers::dirty;
 
 use super::lifecycle::{self, happened};
@@ -88,7 +89,7 @@ pub fn spawn(
     };
     let centre = match at {
         SpawnAt::Point(v) => v,
-        SpawnAt::Entity(e) => position_of(p, w, e).unwrap_or(info.pos),
+        SpawnAt::Entity(e) => WorldEnv::world(p, w).position(e).unwrap_or(info.pos),
         SpawnAt::Home => info.pos,
     };
     let b = p.bounds;

@@ -6,12 +6,12 @@ use std::cmp::Reverse;
 
 use rand::RngExt;
 
+use crate::expr::Env as _;
 use crate::program::Program;
 use crate::program::triggers::{DoorIs, Key, LeafKind, Op, Pick};
 use crate::systems::effects;
 use crate::trace::{Out, TraceEvent};
 use crate::value::EntityId;
-use crate::world::env::position_of;
 use crate::world::triggers::{TriggerState, WorldEvent, dirty};
 use crate::world::{Npc, World, WorldEnv};
 
@@ -334,7 +334,7 @@ pub(crate) fn leaf_value(p: &Program, w: &World, st: &TriggerState, l: u32) -> b
             .get(object as usize)
             .is_some_and(|o| o.state == state),
         LeafKind::Near { a, b, distance } => {
-            let Some(bp) = position_of(p, w, b) else {
+            let Some(bp) = WorldEnv::world(p, w).position(b) else {
                 return false;
             };
             any_copy(w, a, |i, _| w.pos[i].distance(bp) <= distance)
