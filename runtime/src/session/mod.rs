@@ -213,8 +213,8 @@ impl Session {
         }
         let tick = w.tick;
         w.texts.retain(|&(_, until)| until > tick);
-        mail::deliver(p, w);
-        true
+        mail::deliver(p, w, &mut out);
+        !out.stop
     }
 
     /// Runs a trigger pass now, without advancing time: what scripted changes (tools, the
@@ -228,8 +228,20 @@ impl Session {
         triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
     }
 
+    /// Makes a scripted change (tools) through the world's one event stream: `f` gets the
+    /// program, the world and an [`Out`] that records into this session's trace when it is
+    /// tracing, so that what the change reports reaches the trace as well as the triggers.
+    pub fn change<R>(&mut self, f: impl FnOnce(&Program, &mut World, &mut Out) -> R) -> R {
+        let mut out = Out {
+            trace: self.tracing.then_some(&mut self.trace),
+            probe: None,
+            stop: false,
+        };
+        f(&self.program, &mut self.world, &mut out)
+    }
+
     /// The world, for scripted changes (tools and tests). Changes that triggers should see
-    /// go through `tools::triggers`.
+    /// go through `tools::triggers` (and [`Session::change`]).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

@@ -16,20 +16,19 @@
 //!
 //! NPC ids may name spawned copies (`rat#3`).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as J, json};
 
 use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::session::Session;
-use crate::systems::effects::lifecycle::{self, set_health};
 use crate::systems::effects::npcs::{door, reset};
+use crate::systems::effects::{self, lifecycle, lifecycle::set_health};
 use crate::tools::LineError;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym, Vec2};
-use crate::world::triggers::{WorldEvent, report};
-use crate::world::{MAX_INBOX, Message, World};
+use crate::world::{Message, World};
 
 /// Longest `advance` accepted, in seconds.
 pub const MAX_ADVANCE: f64 = 1.0e6;
@@ -37,9 +36,18 @@ pub const MAX_ADVANCE: f64 = 1.0e6;
 /// Applies one line and returns the state line. Errors name the problem (the caller adds
 /// the line number).
 pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
-    let obj = &crate::tools::parse_object(line, "invalid JSON", "each line is a JSON object")?;
     s.set_tracing(true);
     s.clear_trace();
+    apply_line(s, line)?;
+    let out = state_line(s);
+    s.clear_trace();
+    Ok(out)
+}
+
+/// Applies one line: an `advance` runs its ticks; any other change is made and followed by a
+/// trigger pass. What happens goes to the session's trace when it is tracing.
+pub fn apply_line(s: &mut Session, line: &str) -> Result<(), LineError> {
+    let obj = &crate::tools::parse_object(line, "invalid JSON", "each line is a JSON object")?;
     if let Some(a) = obj.get("advance") {
         let secs = a
             .as_f64()
@@ -52,12 +60,10 @@ pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
             s.step();
         }
     } else {
-        apply(s, obj)?;
+        s.change(|p, w, out| apply(p, w, obj, out))?;
         s.run_triggers();
     }
-    let out = state_line(s);
-    s.clear_trace();
-    Ok(out)
+    Ok(())
 }
 
 /// `{"time", "fired", "flags", "counters"}` for the session now, with the triggers fired
@@ -121,15 +127,10 @@ fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, LineError> {
         .ok_or_else(|| format!("{what} `{s}` is not mentioned anywhere in the pack").into())
 }
 
-fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
-    let program = s.program().clone();
-    let p: &Program = &program;
-    let w = s.world_mut();
-    let mut out = Out {
-        trace: None,
-        probe: None,
-        stop: false,
-    };
+/// Applies one scripted change. Everything it reports goes through the world's one event
+/// stream (`effects::lifecycle::happened`): the trace, the debugger and the trigger index
+/// hear scripted areas entered and left, messages and deaths as they hear real ones.
+fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Result<(), LineError> {
     if let Some(ev) = obj.get("event") {
         let ev = ev.as_str().ok_or("`event` is a string")?;
         match ev {
@@ -139,19 +140,21 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                 let Some(EntityId::Area(area)) = p.entity(id) else {
                     return Err(LineError::unknown("area", id));
                 };
+                let tick = w.tick;
                 let n = &mut w.npcs[i as usize];
                 let at = n.areas.binary_search(&area);
-                match (ev, at) {
+                let ev = match (ev, at) {
                     ("enter", Err(k)) => {
                         n.areas.insert(k, area);
-                        report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area });
+                        TraceEvent::Enter { tick, npc: i, area }
                     }
                     ("exit", Ok(k)) => {
                         n.areas.remove(k);
-                        report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area });
+                        TraceEvent::Exit { tick, npc: i, area }
                     }
-                    _ => {}
-                }
+                    _ => return Ok(()),
+                };
+                lifecycle::happened(p, w, Some(i), ev, out);
             }
             "message" => {
                 let to = npc(p, w, obj, "to")?;
@@ -164,32 +167,12 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                     Some(_) => EntityId::Npc(npc(p, w, obj, "from")?),
                     None => EntityId::None,
                 };
-                let tick = w.tick;
-                let n = &mut w.npcs[to as usize];
-                let slot = match n.inboxes.iter().position(|(s, _)| *s == inbox) {
-                    Some(k) => k,
-                    None => {
-                        n.inboxes.push((inbox, VecDeque::new()));
-                        n.inboxes.len() - 1
-                    }
-                };
-                let q = &mut n.inboxes[slot].1;
-                if q.len() >= MAX_INBOX {
-                    q.pop_front();
-                }
-                q.push_back(Message {
+                let m = Message {
                     from,
                     message,
-                    sent: tick,
-                });
-                if inbox == p.talk.inbox {
-                    w.talk.note_mail(to);
-                }
-                report(
-                    p,
-                    &mut w.triggers,
-                    WorldEvent::Received { npc: to, message },
-                );
+                    sent: w.tick,
+                };
+                effects::deliver(p, w, EntityId::Npc(to), inbox, m, out);
             }
             "died" => {
                 let i = npc(p, w, obj, "npc")?;
@@ -197,7 +180,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                     Some(_) => EntityId::Npc(npc(p, w, obj, "by")?),
                     None => EntityId::None,
                 };
-                set_health(p, w, i, 0.0, by, &mut out);
+                set_health(p, w, i, 0.0, by, out);
             }
             other => {
                 return Err(LineError::from(format!(
@@ -216,7 +199,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
             .filter(|a| a.len() == 2)
             .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
             .ok_or("`to` must be [x, y]")?;
-        lifecycle::teleport(p, w, i, to, &mut out);
+        lifecycle::teleport(p, w, i, to, out);
         return Ok(());
     }
     if let Some(name) = obj.get("set_flag") {
@@ -283,7 +266,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
             .get("value")
             .and_then(J::as_f64)
             .ok_or("`value` must be a number")?;
-        set_health(p, w, i, v, EntityId::None, &mut out);
+        set_health(p, w, i, v, EntityId::None, out);
         return Ok(());
     }
     if obj.contains_key("damage") {
@@ -293,7 +276,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
             .and_then(J::as_f64)
             .ok_or("`amount` must be a number")?;
         let h = w.npcs[i as usize].health - a;
-        set_health(p, w, i, h, EntityId::None, &mut out);
+        set_health(p, w, i, h, EntityId::None, out);
         return Ok(());
     }
     if let Some(id) = obj.get("door") {
@@ -312,7 +295,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                 )));
             }
         };
-        door(p, w, o, action, &mut out);
+        door(p, w, o, action, out);
         return Ok(());
     }
     if let Some(id) = obj.get("reset") {
