@@ -12,7 +12,7 @@ use crate::trace::{Out, TraceEvent};
 use crate::value::{Sym, Vec2};
 use crate::world::World;
 use crate::world::WorldEnv;
-use crate::world::triggers::dirty;
+use crate::world::triggers::{dirty, recount, reloading};
 
 use super::lifecycle::{self, happened};
 
@@ -132,9 +132,17 @@ pub fn reset(p: &Program, w: &mut World, t: u32) {
             st.changed[l as usize] = tick;
         }
     }
+    let was_reloading = reloading(st, t, tick);
     st.spent[ti] = false;
     st.reload_until[ti] = 0;
     st.holding[ti] = false;
     st.reset_pass[ti] = st.pass;
     dirty(st, t);
+    // Re-armed during its reload: its area, radius and rectangle conditions (reset when it
+    // fired) start fresh now.
+    if was_reloading {
+        let mut st = std::mem::take(&mut w.triggers);
+        recount(p, w, &mut st, t, tick);
+        w.triggers = st;
+    }
 }
