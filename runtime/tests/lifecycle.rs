@@ -237,8 +237,9 @@ fn spawned_npc_enters_the_area_it_appears_in() {
     assert!(on_enter, "OnEnter runs for the spawned rat");
 }
 
-/// Item 2: NPCs placed inside an area get OnEnter at tick 0 (run in the first tick), like
-/// the triggers that count them inside from the start.
+/// Item 2: NPCs placed inside an area get OnEnter at tick 0, with an `enter` trace line at
+/// tick 0, like the triggers that count them inside from the start (the handler used to run
+/// in tick 1, and no `enter` was traced).
 #[test]
 fn npcs_inside_an_area_at_start_get_on_enter() {
     let p = pack(
@@ -261,9 +262,22 @@ fn npcs_inside_an_area_at_start_get_on_enter() {
     assert_eq!(
         ada.len(),
         1,
-        "ada starts inside the nest: its OnEnter runs once, in the first tick; trace: {trace:?}"
+        "ada starts inside the nest: its OnEnter runs once, at tick 0; trace: {trace:?}"
     );
-    assert_eq!(tick(ada[0]), 1);
+    assert_eq!(tick(ada[0]), 0);
+    let hello: Vec<u64> = about(&trace, "log", "ada")
+        .into_iter()
+        .filter(|e| e["text"] == "hello")
+        .map(tick)
+        .collect();
+    assert_eq!(hello, [0], "the OnEnter handler ran at tick 0");
+    let entered: Vec<(u64, &J)> = about(&trace, "enter", "ada")
+        .into_iter()
+        .map(|e| (tick(e), &e["area"]))
+        .collect();
+    assert_eq!(entered, [(0, &json!("nest"))], "an `enter` line at tick 0");
+    let first = trace.first().map(tick);
+    assert_eq!(first, Some(0), "the trace starts with tick 0");
     assert!(
         about(&trace, "handler", "cy").is_empty(),
         "cy starts outside: no handler"

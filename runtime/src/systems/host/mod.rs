@@ -741,11 +741,12 @@ fn walk(p: &Program, w: &mut World, npc: u32, mut goal: Vec2, reach: f64) -> Sta
 }
 
 /// Runs one area's handler queue (one run at a time, each to completion, never interrupted
-/// by the brain) and, when no handler is pending and it is due, its brain.
+/// by the brain) and, when `brain` is set, no handler is pending and it is due, its brain.
 pub(crate) fn run_area(
     p: &Program,
     w: &mut World,
     area: u32,
+    brain: bool,
     trace: Option<&mut Vec<TraceEvent>>,
     probe: Option<&mut (dyn Probe + '_)>,
 ) -> bool {
@@ -826,6 +827,9 @@ pub(crate) fn run_area(
         if h.stop {
             return false;
         }
+    }
+    if !brain {
+        return true;
     }
     // The brain, when no handler is pending and it is due.
     let idle = areas::state(h.w, area).is_some_and(|s| s.running.is_none() && s.queue.is_empty());
