@@ -25,7 +25,7 @@ use crate::program::Program;
 use crate::session::Session;
 use crate::systems::effects::npcs::{door, reset};
 use crate::systems::effects::{self, lifecycle, lifecycle::set_health};
-use crate::tools::LineError;
+use crate::tools::{LineError, LineTool};
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym, Vec2};
 use crate::world::{Message, World};
@@ -36,24 +36,114 @@ pub const MAX_ADVANCE: f64 = 1.0e6;
 /// Applies one line and returns the state line. Errors name the problem (the caller adds
 /// the line number).
 pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
+    let obj = &crate::tools::parse_object(line, Script::NOT_JSON, Script::EXPECTED)?;
+    step_obj(s, obj)
+}
+
+fn step_obj(s: &mut Session, obj: &Map<String, J>) -> Result<J, LineError> {
     s.set_tracing(true);
     s.clear_trace();
-    apply_line(s, line)?;
+    apply_obj(s, obj)?;
     let out = state_line(s);
     s.clear_trace();
     Ok(out)
 }
 
+/// The `townsfolk triggers` line tool: a session whose triggers have seen the world as it
+/// begins, and the triggers to explain after the last line.
+pub struct Script {
+    pub session: Session,
+    pub explain: Vec<u32>,
+}
+
+impl Script {
+    /// A script over `session`; its triggers see the world as it begins (a trigger pass).
+    pub fn new(mut session: Session, explain: Vec<u32>) -> Script {
+        session.run_triggers();
+        Script { session, explain }
+    }
+}
+
+impl LineTool for Script {
+    const NOT_JSON: &'static str = "invalid JSON";
+    const EXPECTED: &'static str = "each line is a JSON object such as {\"advance\": 1.5} or {\"event\": \"enter\", \"npc\": ID, \"area\": ID}";
+    fn reply(&mut self, obj: &Map<String, J>) -> Result<J, LineError> {
+        step_obj(&mut self.session, obj)
+    }
+    /// `{"explain": …}` for each trigger asked for.
+    fn end(&mut self) -> Vec<J> {
+        let (p, w) = (self.session.program(), self.session.world());
+        self.explain
+            .iter()
+            .filter_map(|&t| crate::debug::explain::explain(p, w, t))
+            .map(|x| json!({ "explain": x }))
+            .collect()
+    }
+}
+
 /// Applies one line: an `advance` runs its ticks; any other change is made and followed by a
 /// trigger pass. What happens goes to the session's trace when it is tracing.
 pub fn apply_line(s: &mut Session, line: &str) -> Result<(), LineError> {
-    let obj = &crate::tools::parse_object(line, "invalid JSON", "each line is a JSON object")?;
+    let obj = &crate::tools::parse_object(line, Script::NOT_JSON, Script::EXPECTED)?;
+    apply_obj(s, obj)
+}
+
+/// The verbs of a line, in the order they are looked for.
+const VERBS: &[&str] = &[
+    "advance",
+    "event",
+    "move",
+    "set_flag",
+    "set_counter",
+    "give",
+    "take",
+    "equip",
+    "unequip",
+    "health",
+    "damage",
+    "door",
+    "reset",
+];
+
+/// Refuses fields the line's verb does not take, naming them.
+fn check_fields(obj: &Map<String, J>) -> Result<(), LineError> {
+    let Some(verb) = VERBS.iter().find(|v| obj.contains_key(**v)) else {
+        return Ok(());
+    };
+    let fields: &[&str] = match *verb {
+        "advance" => &["advance"],
+        "event" => match obj.get("event").and_then(J::as_str) {
+            Some("enter" | "exit") => &["event", "npc", "area"],
+            Some("message") => &["event", "to", "message", "inbox", "from"],
+            Some("died") => &["event", "npc", "by"],
+            _ => return Ok(()),
+        },
+        "move" => &["move", "to"],
+        "set_flag" => &["set_flag", "value"],
+        "set_counter" => &["set_counter", "value"],
+        "give" => &["give", "item"],
+        "take" => &["take", "item"],
+        "equip" => &["equip", "item"],
+        "unequip" => &["unequip", "item"],
+        "health" => &["health", "value"],
+        "damage" => &["damage", "amount"],
+        "door" => &["door", "action"],
+        _ => &["reset"],
+    };
+    crate::tools::only_fields(obj, fields)
+}
+
+fn apply_obj(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
+    check_fields(obj)?;
     if let Some(a) = obj.get("advance") {
         let secs = a
             .as_f64()
             .filter(|x| x.is_finite() && (0.0..=MAX_ADVANCE).contains(x))
             .ok_or_else(|| {
-                format!("`advance` must be a number of seconds in [0, {MAX_ADVANCE}]")
+                LineError::field(
+                    "advance",
+                    format!("a number of seconds in [0, {MAX_ADVANCE}]"),
+                )
             })?;
         let ticks = (secs / s.program().dt).ceil() as u64;
         for _ in 0..ticks {
@@ -111,13 +201,14 @@ pub fn find_npc(p: &Program, w: &World, name: &str) -> Option<u32> {
         .copied()
 }
 
-fn text<'a>(obj: &'a Map<String, J>, k: &str) -> Result<&'a str, LineError> {
-    obj.get(k)
-        .and_then(J::as_str)
-        .ok_or_else(|| format!("missing string `{k}`").into())
+fn text<'a>(obj: &'a Map<String, J>, k: &'static str) -> Result<&'a str, LineError> {
+    match obj.get(k) {
+        None => Err(LineError::missing(k, "a string")),
+        Some(v) => v.as_str().ok_or_else(|| LineError::field(k, "a string")),
+    }
 }
 
-fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &str) -> Result<u32, LineError> {
+fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &'static str) -> Result<u32, LineError> {
     let id = text(obj, k)?;
     find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))
 }
@@ -132,7 +223,9 @@ fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, LineError> {
 /// hear scripted areas entered and left, messages and deaths as they hear real ones.
 fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Result<(), LineError> {
     if let Some(ev) = obj.get("event") {
-        let ev = ev.as_str().ok_or("`event` is a string")?;
+        let ev = ev
+            .as_str()
+            .ok_or_else(|| LineError::field("event", "a string: enter, exit, message or died"))?;
         match ev {
             "enter" | "exit" => {
                 let i = npc(p, w, obj, "npc")?;
@@ -191,19 +284,23 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         return Ok(());
     }
     if let Some(id) = obj.get("move") {
-        let id = id.as_str().ok_or("`move` names an NPC")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("move", "the id of an NPC"))?;
         let i = find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))?;
         let to = obj
             .get("to")
             .and_then(J::as_array)
             .filter(|a| a.len() == 2)
             .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
-            .ok_or("`to` must be [x, y]")?;
+            .ok_or_else(|| LineError::field("to", "[x, y]"))?;
         lifecycle::teleport(p, w, i, to, out);
         return Ok(());
     }
     if let Some(name) = obj.get("set_flag") {
-        let name = name.as_str().ok_or("`set_flag` names a flag")?;
+        let name = name
+            .as_str()
+            .ok_or_else(|| LineError::field("set_flag", "a flag name"))?;
         let slot = p
             .flags
             .get(name)
@@ -211,12 +308,14 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         let v = obj
             .get("value")
             .map_or(Some(true), J::as_bool)
-            .ok_or("`value` must be true or false")?;
+            .ok_or_else(|| LineError::field("value", "true or false"))?;
         w.flags[slot as usize] = v;
         return Ok(());
     }
     if let Some(name) = obj.get("set_counter") {
-        let name = name.as_str().ok_or("`set_counter` names a counter")?;
+        let name = name
+            .as_str()
+            .ok_or_else(|| LineError::field("set_counter", "a counter name"))?;
         let slot = p
             .counters
             .get(name)
@@ -224,7 +323,7 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         let v = obj
             .get("value")
             .and_then(J::as_i64)
-            .ok_or("`value` must be an integer")?;
+            .ok_or_else(|| LineError::field("value", "an integer"))?;
         w.counters[slot as usize] = v;
         return Ok(());
     }
@@ -265,7 +364,7 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         let v = obj
             .get("value")
             .and_then(J::as_f64)
-            .ok_or("`value` must be a number")?;
+            .ok_or_else(|| LineError::field("value", "a number"))?;
         set_health(p, w, i, v, EntityId::None, out);
         return Ok(());
     }
@@ -274,13 +373,15 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         let a = obj
             .get("amount")
             .and_then(J::as_f64)
-            .ok_or("`amount` must be a number")?;
+            .ok_or_else(|| LineError::field("amount", "a number"))?;
         let h = w.npcs[i as usize].health - a;
         set_health(p, w, i, h, EntityId::None, out);
         return Ok(());
     }
     if let Some(id) = obj.get("door") {
-        let id = id.as_str().ok_or("`door` names an object")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("door", "the id of an object"))?;
         let Some(EntityId::Object(o)) = p.entity(id) else {
             return Err(LineError::unknown("object", id));
         };
@@ -299,7 +400,9 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
         return Ok(());
     }
     if let Some(id) = obj.get("reset") {
-        let id = id.as_str().ok_or("`reset` names a trigger")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("reset", "the id of a trigger"))?;
         let t = p
             .triggers
             .find(id)
