@@ -4,7 +4,7 @@
 //! - [`asset`]: asset kinds and references, whole asset values, the selection.
 //! - [`edit`]: [`Edit`] and [`edit::apply`], which returns the inverse.
 //! - [`Document`]: pack + history (with gestures) + dirty flag + background checks.
-//! - [`ops`]: operations returning edits (add, delete, move, copy/paste, extract, …).
+//! - [`ops`]: node defaults ([`ops::default_kind`]) and operations returning edits (add, delete, move, copy/paste, extract, …).
 //! - [`rename`]: rename an id with every reference following.
 //! - [`find`]: find and find usages.
 //! - [`tree`]: node lookups inside one tree.
@@ -12,6 +12,7 @@
 pub mod asset;
 mod checker;
 pub mod clipboard;
+mod defaults;
 mod doc;
 pub mod edit;
 pub mod find;

@@ -74,37 +74,7 @@ pub fn new_node(id: &str, kind: NodeKind) -> Node {
     }
 }
 
-/// A node of every kind with default parameters, for the palette (keyed by type name).
-pub fn default_kind(type_name: &str) -> Option<NodeKind> {
-    // Each kind's minimal JSON: its required parameters with neutral values.
-    let params = match type_name {
-        "retry" => r#"{"times": 3}"#,
-        "cooldown" | "timeout" | "wait" => r#"{"seconds": 1.0}"#,
-        "guard" => r#"{"condition": "true"}"#,
-        "condition" => r#"{"expr": "true"}"#,
-        "in_area" => r#"{"area": ""}"#,
-        "time_window" => r#"{"from_hour": 8.0, "to_hour": 18.0}"#,
-        "has_message" => r#"{"inbox": "default"}"#,
-        "chance" => r#"{"probability": 0.5}"#,
-        "move_to" => r#"{"target": {"point": [0, 0]}}"#,
-        "set" => r#"{"var": "", "value": "0"}"#,
-        "send_message" => r#"{"to": "self", "message": ""}"#,
-        "animate" => r#"{"animation": "", "seconds": 1.0}"#,
-        "say" => r#"{"text": "", "seconds": 2.0}"#,
-        "log" => r#"{"text": ""}"#,
-        "subtree" => r#"{"tree": ""}"#,
-        "go_to_child" => r#"{"kind": ""}"#,
-        "enable_template" => r#"{"template": "", "enabled": true}"#,
-        "message_holders" => r#"{"message": ""}"#,
-        "create_area" => r#"{"prototype": ""}"#,
-        "converse" => r#"{"cast": ""}"#,
-        _ => "{}",
-    };
-    let mut v: serde_json::Value = serde_json::from_str(params).ok()?;
-    v.as_object_mut()?
-        .insert("type".into(), serde_json::Value::String(type_name.into()));
-    serde_json::from_value(v).ok()
-}
+pub use super::defaults::default_kind;
 
 fn check_can_take(parent: &Node, adding: usize) -> Result<(), EditError> {
     match parent.kind.arity() {

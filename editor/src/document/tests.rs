@@ -800,6 +800,21 @@ fn every_palette_kind_has_defaults() {
         let k = ops::default_kind(name).unwrap_or_else(|| panic!("{name}"));
         assert_eq!(k.type_name(), *name);
     }
+    assert_eq!(ops::default_kind("no_such_kind"), None);
+    // Parameters that name something start empty (unfilled, shown red), not with a value
+    // that silently passes.
+    assert_eq!(
+        ops::default_kind("condition"),
+        Some(NodeKind::Condition {
+            expr: String::new()
+        })
+    );
+    assert_eq!(
+        ops::default_kind("guard"),
+        Some(NodeKind::Guard {
+            condition: String::new()
+        })
+    );
 }
 
 #[test]
