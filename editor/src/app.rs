@@ -382,6 +382,8 @@ impl eframe::App for EditorApp {
         self.doc.poll();
         shell::files::on_frame(self, &ctx);
         self.handle_keys(&ctx);
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
 
         if self.dock.find_tab(&Tab::Preview).is_some() {
             let dt = f64::from(ctx.input(|i| i.stable_dt));
@@ -425,6 +427,8 @@ impl eframe::App for EditorApp {
         for a in actions {
             self.perform(&ctx, a);
         }
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
         self.views
             .retain_open(&shell::dock::open_assets(&self.dock));
 

@@ -28,8 +28,10 @@ pub use doc::Document;
 pub use edit::{Edit, EditError, NodeProps, TreeOp, WorldSettings, apply};
 pub use find::{Hit, find, find_usages};
 pub use ops::{DeleteMode, unique_node_id};
-pub use rename::rename;
+pub use rename::{asset_target, rename, rename_asset};
 pub use townsfolk_runtime::pack::refs::Target;
 
+#[cfg(test)]
+mod ops_tests;
 #[cfg(test)]
 pub(crate) mod tests;

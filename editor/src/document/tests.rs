@@ -22,7 +22,7 @@ pub(crate) fn sample(name: &str) -> Pack {
     pack::load_str(&sample_text(name)).pack.unwrap()
 }
 
-fn canon(p: &Pack) -> String {
+pub(crate) fn canon(p: &Pack) -> String {
     pack::to_canonical_string(p)
 }
 
@@ -460,7 +460,7 @@ fn tree_ops_refuse_bad_moves() {
     ));
 }
 
-fn small_pack() -> Pack {
+pub(crate) fn small_pack() -> Pack {
     let text = r#"{
       "format": "townsfolk-pack", "version": 1, "name": "small",
       "world": { "npcs": [ { "id": "bob", "pos": [1, 1], "tree": "patrol" } ] },

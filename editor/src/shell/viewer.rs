@@ -27,6 +27,8 @@ pub(crate) struct Views {
     pub browser: AssetBrowser,
     pub find: FindState,
     pub live: NodeIndex,
+    /// How many entries of the document's rename log the dock tabs have followed.
+    pub renames_seen: usize,
 }
 
 impl Views {
@@ -52,6 +54,37 @@ impl Views {
         {
             tab.select_and_frame(doc, node);
         }
+    }
+
+    /// Asset tabs (and their view state) follow the renames made since the last call: a
+    /// renamed tree's tab stays open under its new id, and so does the inspector.
+    pub fn follow_renames(
+        &mut self,
+        doc: &Document,
+        dock: &mut egui_dock::DockState<Tab>,
+        inspected: &mut Option<Tab>,
+    ) {
+        let log = doc.rename_log();
+        let seen = self.renames_seen.min(log.len());
+        for (kind, old, new) in &log[seen..] {
+            let was = AssetRef::new(*kind, old.clone());
+            let now = AssetRef::new(*kind, new.clone());
+            for (_, t) in dock.iter_all_tabs_mut() {
+                if *t == Tab::Asset(was.clone()) {
+                    *t = Tab::Asset(now.clone());
+                }
+            }
+            if *inspected == Some(Tab::Asset(was.clone())) {
+                *inspected = Some(Tab::Asset(now.clone()));
+            }
+            if *kind == AssetKind::Tree
+                && let Some(mut tab) = self.trees.remove(old)
+            {
+                tab.follow_renames(doc);
+                self.trees.insert(new.clone(), tab);
+            }
+        }
+        self.renames_seen = log.len();
     }
 
     /// Drops the state of tabs that were closed.

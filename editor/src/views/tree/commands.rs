@@ -476,6 +476,7 @@ pub(crate) fn duplicate(tab: &mut TreeTab, cx: &mut ViewCtx) {
 /// Opens the rename popup for a node.
 pub(crate) fn ask_rename(tab: &mut TreeTab, node: &Node) {
     tab.rename = Some(RenamePopup {
+        tree: false,
         node: node.id.clone(),
         text: node.id.clone(),
         error: None,
@@ -503,6 +504,29 @@ pub(crate) fn rename(
         .collect();
     tab.select(cx.doc, sel);
     cx.status(format!("Renamed `{old}` to `{new}`"));
+    Ok(())
+}
+
+/// Opens the rename popup for the tab's tree.
+pub(crate) fn ask_rename_tree(tab: &mut TreeTab) {
+    tab.rename = Some(RenamePopup {
+        tree: true,
+        node: tab.tree_id.clone(),
+        text: tab.tree_id.clone(),
+        error: None,
+        focus_requested: false,
+    });
+}
+
+/// Renames the tab's tree with every reference following (subtree nodes, NPCs, layouts,
+/// breakpoints, …) as one undo step; the tab follows. `Err` says why not.
+pub(crate) fn rename_tree(tab: &mut TreeTab, cx: &mut ViewCtx, new: &str) -> Result<(), String> {
+    let old = tab.tree_id.clone();
+    let edit = crate::document::rename_asset(cx.doc.pack(), AssetKind::Tree, &old, new)
+        .map_err(|e| e.to_string())?;
+    cx.doc.apply(edit).map_err(|e| e.to_string())?;
+    tab.follow_renames(cx.doc);
+    cx.status(format!("Renamed tree `{old}` to `{new}`"));
     Ok(())
 }
 

@@ -76,6 +76,7 @@ fn opt_text(s: &str) -> Option<String> {
 
 /// The inspector of the selection in a tree tab.
 pub fn tree_inspector_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
+    tab.follow_renames(cx.doc);
     settle_gesture(ui, tab, cx);
     let selected = tab.selected(cx.doc);
     ScrollArea::vertical()
@@ -215,7 +216,16 @@ fn tree_info_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         ui.weak(format!("The tree `{}` is not in the pack", tab.tree_id));
         return;
     };
-    ui.heading(format!("Tree `{}`", tree.id));
+    ui.horizontal(|ui| {
+        ui.heading(format!("Tree `{}`", tree.id));
+        if ui
+            .button("Rename tree…")
+            .on_hover_text("Rename the tree's id; subtree nodes, NPCs and layouts follow (F2)")
+            .clicked()
+        {
+            commands::ask_rename_tree(tab);
+        }
+    });
     let mut name = tree.name.clone().unwrap_or_default();
     let mut comment = tree.comment.clone().unwrap_or_default();
     let mut form = Form::default();

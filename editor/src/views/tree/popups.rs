@@ -94,8 +94,16 @@ pub(crate) fn rename_popup_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) 
     let mut open = true;
     let mut close = false;
     let mut go = false;
-    window("Rename node").open(&mut open).show(ui.ctx(), |ui| {
-        ui.label(format!("New id for `{}` (references follow):", p.node));
+    let title = if p.tree { "Rename tree" } else { "Rename node" };
+    window(title).open(&mut open).show(ui.ctx(), |ui| {
+        if p.tree {
+            ui.label(format!(
+                "New id for the tree `{}` (subtree nodes, NPCs and layouts follow):",
+                p.node
+            ));
+        } else {
+            ui.label(format!("New id for `{}` (references follow):", p.node));
+        }
         let r = ui.add(TextEdit::singleline(&mut p.text).desired_width(240.0));
         if !p.focus_requested {
             r.request_focus();
@@ -121,7 +129,12 @@ pub(crate) fn rename_popup_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) 
         if new == p.node {
             return;
         }
-        match commands::rename(tab, cx, &p.node.clone(), &new) {
+        let done = if p.tree {
+            commands::rename_tree(tab, cx, &new)
+        } else {
+            commands::rename(tab, cx, &p.node.clone(), &new)
+        };
+        match done {
             Ok(()) => return,
             Err(e) => {
                 p.error = Some(e);

@@ -20,9 +20,11 @@ pub(crate) struct InsertPopup {
     pub focus_requested: bool,
 }
 
-/// The rename (F2) popup.
+/// The rename (F2) popup: of a node, or of the tab's tree.
 #[derive(Clone, Debug)]
 pub(crate) struct RenamePopup {
+    /// Rename the tree itself (`node` then holds the tree's id).
+    pub tree: bool,
     pub node: String,
     pub text: String,
     pub error: Option<String>,
@@ -75,6 +77,9 @@ pub struct TreeTab {
     /// Blackboard table: the name of a variable being added.
     pub(crate) new_var: String,
     pub(crate) new_var_type: townsfolk_runtime::value::Type,
+    /// How many entries of the document's rename log this tab has followed (`None`: not
+    /// looked yet; a new tab starts at the end of the log).
+    pub(crate) renames_seen: Option<usize>,
 }
 
 impl TreeTab {
@@ -99,6 +104,7 @@ impl TreeTab {
             gesture_focus: None,
             new_var: String::new(),
             new_var_type: townsfolk_runtime::value::Type::Float,
+            renames_seen: None,
         }
     }
 
@@ -129,6 +135,9 @@ impl TreeTab {
         if self.tree_id == old {
             self.tree_id = new.to_string();
             self.built = None;
+            self.rename = None;
+            self.extract = None;
+            self.delete_ask = None;
         }
     }
 
@@ -173,8 +182,22 @@ impl TreeTab {
         doc.selection.items = items;
     }
 
+    /// Follows renames of trees made since the tab last looked (a rename of this tab's tree,
+    /// its undo, its redo), so the tab keeps showing its tree.
+    pub fn follow_renames(&mut self, doc: &Document) {
+        let log = doc.rename_log();
+        let seen = self.renames_seen.unwrap_or(log.len()).min(log.len());
+        for (kind, old, new) in &log[seen..] {
+            if *kind == AssetKind::Tree {
+                self.on_renamed(old, new);
+            }
+        }
+        self.renames_seen = Some(log.len());
+    }
+
     /// The cached scene, rebuilt when the document or its diagnostics changed.
     pub(crate) fn refresh(&mut self, doc: &Document) {
+        self.follow_renames(doc);
         // Diagnostics of an older revision may point at nodes by stale child indices: only
         // current ones are shown on cards (the local checks cover the meantime).
         let diags = if doc.checked_revision() == doc.revision() {

@@ -221,6 +221,8 @@ fn shortcuts_ui(ui: &Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
             });
         match node {
             Some(n) => commands::ask_rename(tab, &n),
+            // Nothing selected: F2 renames the tree itself.
+            None if sel.is_empty() => commands::ask_rename_tree(tab),
             None => cx.status("Select one node to rename it"),
         }
     }
@@ -276,6 +278,13 @@ fn context_menu_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         ui.close();
     }
     let Some(node) = node else {
+        if ui
+            .add(egui::Button::new("Rename tree…").shortcut_text(key(Command::Rename)))
+            .clicked()
+        {
+            commands::ask_rename_tree(tab);
+            ui.close();
+        }
         if ui.button("Find usages of this tree").clicked() {
             commands::find_tree_usages(cx, &tab.tree_id.clone());
             ui.close();

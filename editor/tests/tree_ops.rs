@@ -1,0 +1,254 @@
+//! Later tree-editor operations driven through the UI (egui_kittest, headless), by the labels a
+//! user sees: renaming a tree (its tab follows), changing a node's type, paste and extract
+//! carrying blackboard declarations, the blackboard table.
+//!
+//! The setup helpers are copied from `tree_editor.rs` for now (shared helpers are moving to
+//! `tests/common/`).
+
+use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use townsfolk_editor::document::Document;
+use townsfolk_editor::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
+use townsfolk_editor::views::{ViewCtx, ViewRequest};
+use townsfolk_runtime::pack::{self, TreeDef};
+
+struct App {
+    doc: Document,
+    tabs: Vec<TreeTab>,
+    active: usize,
+    requests: Vec<ViewRequest>,
+}
+
+impl App {
+    fn tab(&self) -> &TreeTab {
+        &self.tabs[self.active]
+    }
+    fn statuses(&self) -> Vec<&str> {
+        self.requests
+            .iter()
+            .filter_map(|r| match r {
+                ViewRequest::Status(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn harness(pack_json: &str, trees: &[&str]) -> Harness<'static, App> {
+    let loaded = pack::load_str(pack_json);
+    assert!(loaded.pack.is_some(), "{:?}", loaded.diagnostics);
+    let app = App {
+        doc: Document::from_loaded(loaded, None),
+        tabs: trees.iter().map(|t| TreeTab::new(t)).collect(),
+        active: 0,
+        requests: Vec::new(),
+    };
+    let mut h = Harness::builder()
+        .with_size(vec2(1400.0, 900.0))
+        .with_step_dt(0.05)
+        .build_ui_state(
+            |ui, app: &mut App| {
+                app.doc.poll();
+                let App {
+                    doc,
+                    tabs,
+                    active,
+                    requests,
+                } = app;
+                let tab = &mut tabs[*active];
+                let mut cx = ViewCtx { doc, requests };
+                egui::Panel::right("inspector")
+                    .exact_size(420.0)
+                    .show(ui, |ui| tree_inspector_ui(ui, tab, &mut cx));
+                egui::CentralPanel::default().show(ui, |ui| tree_tab_ui(ui, tab, &mut cx));
+            },
+            app,
+        );
+    h.run_steps(3);
+    h
+}
+
+fn tree<'a>(h: &'a Harness<'static, App>, id: &str) -> &'a TreeDef {
+    h.state().doc.pack().tree(id).expect("the tree exists")
+}
+
+/// `(id, type, child ids)` of every node, depth first: a compact picture of a tree.
+fn shape(t: &TreeDef) -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![&t.root];
+    while let Some(n) = stack.pop() {
+        out.push((
+            n.id.clone(),
+            n.kind.type_name().to_string(),
+            n.children.iter().map(|c| c.id.clone()).collect(),
+        ));
+        stack.extend(n.children.iter().rev());
+    }
+    out
+}
+
+fn card(h: &Harness<'static, App>, node: &str) -> Rect {
+    h.state()
+        .tab()
+        .card_screen_rect(node)
+        .unwrap_or_else(|| panic!("card `{node}` is drawn"))
+}
+
+fn click_at(h: &mut Harness<'static, App>, pos: Pos2) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    h.drag_at(pos);
+    h.run_steps(1);
+    h.drop_at(pos);
+    h.run_steps(2);
+}
+
+/// Clicks the empty canvas above the root card (selects nothing, gives the canvas the
+/// keyboard).
+fn click_background(h: &mut Harness<'static, App>, root: &str) {
+    let empty = card(h, root).center() + vec2(0.0, -150.0);
+    click_at(h, empty);
+    assert!(h.state().doc.selection.items.is_empty());
+}
+
+fn press(h: &mut Harness<'static, App>, modifiers: Modifiers, key: Key) {
+    h.key_press_modifiers(modifiers, key);
+    h.run_steps(2);
+}
+
+fn type_text(h: &mut Harness<'static, App>, text: &str) {
+    h.event(Event::Text(text.to_string()));
+    h.run_steps(2);
+}
+
+/// Replaces the text of the focused field.
+fn retype(h: &mut Harness<'static, App>, text: &str) {
+    press(h, Modifiers::COMMAND, Key::A);
+    type_text(h, text);
+}
+
+const TWO_TREES: &str = r#"{
+  "format": "townsfolk-pack", "version": 1, "name": "Two", "world": {
+    "npcs": [{"id": "bob", "pos": [1, 1], "tree": "main"}]
+  },
+  "trees": [
+    {"id": "main", "blackboard": {"target": {"type": "entity"}, "speed": {"type": "float", "default": 2.0}},
+     "root": {"id": "root", "type": "selector", "children": [
+      {"id": "busy", "type": "sequence", "comment": "keeps busy", "children": [
+        {"id": "look", "type": "wait", "seconds": 1},
+        {"id": "walk", "type": "move_to", "target": {"var": "target"}}
+      ]},
+      {"id": "idle", "type": "wait", "seconds": 5},
+      {"id": "helper_call", "type": "subtree", "tree": "other"}
+    ]}},
+    {"id": "other", "root": {"id": "top", "type": "sequence", "children": [
+      {"id": "look", "type": "wait", "seconds": 2}
+    ]}}
+  ],
+  "editor": {
+    "trees": {"main": {"nodes": {
+      "root": {"pos": [0, 0]}, "busy": {"pos": [-200, 120]}, "look": {"pos": [-300, 240]},
+      "walk": {"pos": [-100, 240]}, "idle": {"pos": [0, 120]}, "helper_call": {"pos": [200, 120]}
+    }}},
+    "breakpoints": [{"id": 1, "on": "node", "tree": "other", "node": "look"}]
+  }
+}"#;
+
+#[test]
+fn f2_on_the_canvas_renames_the_tree_and_the_tab_follows() {
+    let mut h = harness(TWO_TREES, &["other"]);
+    // Renaming `other` from its own tab: F2 with nothing selected.
+    click_background(&mut h, "top");
+    press(&mut h, Modifiers::NONE, Key::F2);
+    h.get_by_label("Rename tree");
+    retype(&mut h, "helper");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(
+        h.query_by_label("Rename tree").is_none(),
+        "the popup closed"
+    );
+    let p = h.state().doc.pack();
+    assert!(p.tree("other").is_none());
+    assert_eq!(shape(tree(&h, "helper"))[0].0, "top");
+    // The subtree node of `main` and the breakpoint follow.
+    let call = townsfolk_editor::document::tree::find(&p.tree("main").unwrap().root, "helper_call")
+        .unwrap();
+    assert_eq!(
+        call.kind,
+        pack::NodeKind::Subtree {
+            tree: "helper".into()
+        }
+    );
+    assert!(matches!(&p.editor.breakpoints[0].on,
+        pack::BreakOn::Node { tree, .. } if tree == "helper"));
+    // The tab follows, and still draws the tree.
+    assert_eq!(h.state().tab().tree_id(), "helper");
+    card(&h, "top");
+    // One undo step; the tab follows back.
+    assert!(h.state_mut().doc.undo());
+    h.run_steps(2);
+    assert!(!h.state().doc.can_undo());
+    assert_eq!(h.state().tab().tree_id(), "other");
+    card(&h, "top");
+}
+
+#[test]
+fn renaming_a_tree_to_a_taken_or_empty_id_is_refused_in_the_popup() {
+    let mut h = harness(TWO_TREES, &["main"]);
+    // The inspector of the tree (nothing selected) has the button.
+    h.get_by_label("Rename tree…").click();
+    h.run_steps(3);
+    h.get_by_label("Rename tree");
+    retype(&mut h, "other");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(h.query_by_label("Rename tree").is_some(), "still open");
+    assert!(
+        h.query_by_label_contains("there is already a Tree `other`")
+            .is_some()
+    );
+    // The field has the keyboard again.
+    press(&mut h, Modifiers::COMMAND, Key::A);
+    press(&mut h, Modifiers::NONE, Key::Backspace);
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(h.query_by_label_contains("is empty").is_some());
+    assert!(h.state().doc.pack().tree("main").is_some());
+    assert!(!h.state().doc.can_undo());
+    assert!(h.state().statuses().is_empty());
+}
+
+#[test]
+fn in_the_shell_a_renamed_trees_tab_stays_open_under_its_new_id() {
+    use townsfolk_editor::EditorApp;
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(|_cc| EditorApp::from_text(TWO_TREES, "test"));
+    h.run_steps(3);
+    h.get_by_label("other").click();
+    h.run_steps(4);
+    assert!(h.state().open_tabs().contains(&"Tree other".to_string()));
+    h.get_by_label("Rename tree…").click();
+    h.run_steps(3);
+    retype_app(&mut h, "helper");
+    h.key_press(Key::Enter);
+    h.run_steps(4);
+    assert!(h.state().pack().tree("helper").is_some());
+    let tabs = h.state().open_tabs();
+    assert!(tabs.contains(&"Tree helper".to_string()), "{tabs:?}");
+    assert!(!tabs.contains(&"Tree other".to_string()), "{tabs:?}");
+    assert!(h.state().tree_card_screen_rect("helper", "top").is_some());
+    // Undo (Ctrl+Z): the tab follows back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(4);
+    assert!(h.state().pack().tree("other").is_some());
+    assert!(h.state().open_tabs().contains(&"Tree other".to_string()));
+    assert!(h.state().tree_card_screen_rect("other", "top").is_some());
+}
+
+fn retype_app(h: &mut Harness<'static, townsfolk_editor::EditorApp>, text: &str) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.event(Event::Text(text.to_string()));
+    h.run_steps(2);
+}
