@@ -104,6 +104,13 @@ fn click_at(h: &mut Harness<'static, App>, pos: Pos2) {
     h.run_steps(2);
 }
 
+/// Clicks a card (selects it and gives the canvas the keyboard).
+fn click_card(h: &mut Harness<'static, App>, node: &str) {
+    let at = card(h, node).center() + vec2(0.0, 6.0);
+    click_at(h, at);
+    assert_eq!(h.state().doc.selection.items, vec![node.to_string()]);
+}
+
 /// Clicks the empty canvas above the root card (selects nothing, gives the canvas the
 /// keyboard).
 fn click_background(h: &mut Harness<'static, App>, root: &str) {
@@ -251,4 +258,101 @@ fn retype_app(h: &mut Harness<'static, townsfolk_editor::EditorApp>, text: &str)
     h.run_steps(1);
     h.event(Event::Text(text.to_string()));
     h.run_steps(2);
+}
+
+/// Empties the palette (a search nothing matches), so that kind names are only found in the
+/// menu or combo under test.
+fn hide_palette(h: &mut Harness<'static, App>) {
+    h.get_by_label("Search nodes").click();
+    h.run_steps(1);
+    type_text(h, "zzz");
+}
+
+fn node<'a>(h: &'a Harness<'static, App>, tree_id: &str, id: &str) -> &'a pack::Node {
+    townsfolk_editor::document::tree::find(&tree(h, tree_id).root, id)
+        .unwrap_or_else(|| panic!("node `{id}`"))
+}
+
+#[test]
+fn the_inspectors_type_combo_changes_a_nodes_type_keeping_its_children() {
+    let mut h = harness(TWO_TREES, &["main"]);
+    hide_palette(&mut h);
+    click_card(&mut h, "busy");
+    let before = h.state().doc.history_len().0;
+    h.get_by_label("Type").click();
+    h.run_steps(2);
+    h.get_by_label_contains(" Selector").click();
+    h.run_steps(3);
+    let busy = node(&h, "main", "busy");
+    assert_eq!(busy.kind, pack::NodeKind::Selector { reactive: false });
+    assert_eq!(busy.children.len(), 2);
+    assert_eq!(busy.comment.as_deref(), Some("keeps busy"));
+    assert_eq!(
+        h.state().doc.pack().editor.trees["main"].nodes["busy"]
+            .pos
+            .x,
+        -200.0
+    );
+    assert_eq!(h.state().doc.history_len().0, before + 1, "one undo step");
+    assert_eq!(h.state().doc.selection.items, ["busy"]);
+
+    // A decorator takes one child: refused, with the reason on the status line.
+    h.get_by_label("Type").click();
+    h.run_steps(2);
+    h.get_by_label_contains(" Inverter").click();
+    h.run_steps(3);
+    assert_eq!(
+        node(&h, "main", "busy").kind,
+        pack::NodeKind::Selector { reactive: false }
+    );
+    assert!(
+        h.state()
+            .statuses()
+            .iter()
+            .any(|s| s.contains("takes exactly one")),
+        "{:?}",
+        h.state().statuses()
+    );
+    assert!(h.state_mut().doc.undo());
+    assert_eq!(
+        node(&h, "main", "busy").kind,
+        pack::NodeKind::Sequence { reactive: false }
+    );
+}
+
+#[test]
+fn the_context_menu_changes_a_leafs_type_and_carries_its_seconds() {
+    let mut h = harness(TWO_TREES, &["main"]);
+    hide_palette(&mut h);
+    click_card(&mut h, "idle");
+    let at = card(&h, "idle").center();
+    h.hover_at(at);
+    h.run_steps(1);
+    h.event(Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.event(Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("Duplicate").is_some(),
+        "the context menu is open"
+    );
+    h.get_by_label_contains("Change type").hover();
+    h.run_steps(2);
+    h.get_by_label_contains("Decorators").hover();
+    h.run_steps(2);
+    h.get_by_label_contains(" Cooldown").click();
+    h.run_steps(3);
+    assert_eq!(
+        node(&h, "main", "idle").kind,
+        pack::NodeKind::Cooldown { seconds: 5.0 }
+    );
 }

@@ -19,6 +19,7 @@ pub mod find;
 mod history;
 pub mod ops;
 pub mod rename;
+mod retype;
 pub mod tree;
 
 pub use asset::{AssetKind, AssetRef, AssetValue, Selection};

@@ -75,6 +75,7 @@ pub fn new_node(id: &str, kind: NodeKind) -> Node {
 }
 
 pub use super::defaults::default_kind;
+pub use super::retype::change_type;
 
 fn check_can_take(parent: &Node, adding: usize) -> Result<(), EditError> {
     match parent.kind.arity() {

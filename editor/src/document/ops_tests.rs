@@ -4,6 +4,7 @@
 
 use super::tests::{canon, small_pack};
 use super::*;
+use townsfolk_runtime::pack::{Node, NodeKind, Pack};
 
 #[test]
 fn renaming_a_tree_follows_every_reference_in_one_undo_step() {
@@ -52,4 +53,36 @@ fn renaming_an_asset_to_a_taken_or_empty_id_is_refused_clearly() {
     let e = rename_asset(&q, AssetKind::Npc, "bob", "robert").unwrap();
     apply(&mut q, e).unwrap();
     assert_eq!(q.world.npcs[0].id, "robert");
+}
+
+fn node<'a>(p: &'a Pack, tree: &str, id: &str) -> &'a Node {
+    tree::find(&p.tree(tree).unwrap().root, id).unwrap()
+}
+
+#[test]
+fn changing_a_nodes_type_keeps_children_id_comment_and_position() {
+    let p0 = small_pack();
+    let mut p = p0.clone();
+    // A composite to another composite keeps its children.
+    let e = ops::change_type(&p, "patrol", "watch", "selector").unwrap();
+    let inv = apply(&mut p, e).unwrap();
+    let w = node(&p, "patrol", "watch");
+    assert_eq!(w.kind, NodeKind::Selector { reactive: false });
+    assert_eq!(w.children.len(), 2);
+    assert_eq!(p.editor.trees["patrol"].nodes["watch"].pos.x, 10.0);
+    apply(&mut p, inv).unwrap();
+    assert_eq!(canon(&p), canon(&p0));
+    // Shared parameters carry over: a say's seconds into a wait.
+    let e = ops::change_type(&p, "patrol", "shout", "wait").unwrap();
+    apply(&mut p, e).unwrap();
+    assert_eq!(
+        node(&p, "patrol", "shout").kind,
+        NodeKind::Wait { seconds: 1.0 }
+    );
+    // A decorator needs one child: a composite with two is refused, clearly.
+    let err = ops::change_type(&p, "patrol", "watch", "inverter").unwrap_err();
+    assert!(err.to_string().contains("takes exactly one"), "{err}");
+    let err = ops::change_type(&p, "patrol", "watch", "wait").unwrap_err();
+    assert!(err.to_string().contains("takes none"), "{err}");
+    assert!(ops::change_type(&p, "patrol", "watch", "nope").is_err());
 }

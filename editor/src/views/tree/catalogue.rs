@@ -346,6 +346,28 @@ pub fn search(query: &str) -> Vec<&'static KindInfo> {
     hits
 }
 
+/// A menu of every node kind by group (for "Change type"): returns the type name picked.
+/// The current kind is shown selected.
+pub fn kind_menu_ui(ui: &mut egui::Ui, current: &str) -> Option<&'static str> {
+    let mut picked = None;
+    for g in Group::ALL {
+        ui.menu_button(g.label(), |ui| {
+            for k in CATALOGUE.iter().filter(|k| k.group == g) {
+                let text = egui::RichText::new(format!("{} {}", k.icon, k.label)).color(k.color());
+                if ui
+                    .selectable_label(k.type_name == current, text)
+                    .on_hover_text(k.help)
+                    .clicked()
+                {
+                    picked = Some(k.type_name);
+                    ui.close();
+                }
+            }
+        });
+    }
+    picked
+}
+
 /// A number as a card shows it: `2`, `0.5`, `1e-5`.
 pub fn short_number(x: f64) -> String {
     if x != 0.0 && x.is_finite() && (x.abs() >= 1e9 || x.abs() < 1e-4) {

@@ -473,6 +473,20 @@ pub(crate) fn duplicate(tab: &mut TreeTab, cx: &mut ViewCtx) {
     }
 }
 
+/// Changes a node's type (one undo step), keeping its id, comment, position and — where the
+/// new kind allows — its children; a refusal says why on the status line.
+pub(crate) fn change_type(tab: &mut TreeTab, cx: &mut ViewCtx, node: &str, type_name: &str) {
+    match ops::change_type(cx.doc.pack(), &tab.tree_id, node, type_name) {
+        Ok(edit) => {
+            if apply(cx, "Change type", edit) {
+                let label = catalogue::info(type_name).map_or(type_name, |k| k.label);
+                cx.status(format!("`{node}` is now a {label}"));
+            }
+        }
+        Err(e) => cx.status(format!("Change type: {e}")),
+    }
+}
+
 /// Opens the rename popup for a node.
 pub(crate) fn ask_rename(tab: &mut TreeTab, node: &Node) {
     tab.rename = Some(RenamePopup {

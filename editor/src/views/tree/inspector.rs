@@ -131,6 +131,7 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
     let mut disabled = node.disabled;
     let mut kind = node.kind.clone();
     let mut form = Form::default();
+    let mut retype: Option<&'static str> = None;
     Grid::new(("node_grid", &tab.tree_id))
         .num_columns(2)
         .striped(true)
@@ -147,9 +148,35 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
                 }
             });
             ui.end_row();
-            ui.label("type");
-            ui.monospace(node.kind.type_name());
-            ui.end_row();
+            let current = node.kind.type_name();
+            row_ui(
+                ui,
+                "Type",
+                "Change the node's type: id, comment, position and children stay",
+                |ui| {
+                    egui::ComboBox::from_id_salt(("node_type", &tab.tree_id))
+                        .selected_text(format!("{} {}", info.icon, info.label))
+                        .height(400.0)
+                        .show_ui(ui, |ui| {
+                            for g in catalogue::Group::ALL {
+                                ui.weak(g.label());
+                                for k in catalogue::CATALOGUE.iter().filter(|k| k.group == g) {
+                                    let text = RichText::new(format!("{} {}", k.icon, k.label))
+                                        .color(k.color());
+                                    if ui
+                                        .selectable_label(k.type_name == current, text)
+                                        .on_hover_text(k.help)
+                                        .clicked()
+                                        && k.type_name != current
+                                    {
+                                        retype = Some(k.type_name);
+                                    }
+                                }
+                            }
+                        })
+                        .response
+                },
+            );
             form.track(&row_ui(
                 ui,
                 "name",
@@ -203,6 +230,9 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
             || node.kind != kind
     });
     commit(ui, tab, cx, form, &format!("Edit {}", node.id), edit);
+    if let Some(type_name) = retype {
+        commands::change_type(tab, cx, &node.id, type_name);
+    }
     if let townsfolk_runtime::pack::NodeKind::Subtree { tree } = &node.kind
         && ui.button(format!("Open `{tree}`")).clicked()
     {

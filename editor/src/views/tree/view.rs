@@ -353,6 +353,16 @@ fn context_menu_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         commands::ask_rename(tab, &node);
         ui.close();
     }
+    let mut retype = None;
+    ui.menu_button("Change type", |ui| {
+        retype = super::catalogue::kind_menu_ui(ui, node.kind.type_name());
+    });
+    if let Some(type_name) = retype {
+        if type_name != node.kind.type_name() {
+            commands::change_type(tab, cx, &node.id, type_name);
+        }
+        ui.close();
+    }
     if ui.button("Extract to a new subtree…").clicked() {
         commands::ask_extract(tab, cx);
         ui.close();
