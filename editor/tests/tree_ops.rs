@@ -151,7 +151,9 @@ const TWO_TREES: &str = r#"{
     ]}},
     {"id": "other", "root": {"id": "top", "type": "sequence", "children": [
       {"id": "look", "type": "wait", "seconds": 2}
-    ]}}
+    ]}},
+    {"id": "third", "blackboard": {"target": {"type": "float"}},
+     "root": {"id": "base", "type": "sequence"}}
   ],
   "editor": {
     "trees": {"main": {"nodes": {
@@ -354,5 +356,70 @@ fn the_context_menu_changes_a_leafs_type_and_carries_its_seconds() {
     assert_eq!(
         node(&h, "main", "idle").kind,
         pack::NodeKind::Cooldown { seconds: 5.0 }
+    );
+}
+
+/// Ctrl+C on the canvas: the text the frame put on the clipboard.
+fn copy_selection(h: &mut Harness<'static, App>) -> String {
+    // The harness runs one frame per queued event: the copy is in that frame's output.
+    h.event(Event::Key {
+        key: Key::C,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: Modifiers::COMMAND,
+    });
+    h.step();
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("Ctrl+C put text on the clipboard")
+}
+
+#[test]
+fn paste_into_another_tree_brings_the_declarations_the_nodes_use() {
+    let mut h = harness(TWO_TREES, &["main", "other", "third"]);
+    click_card(&mut h, "busy");
+    let copied = copy_selection(&mut h);
+
+    // Into a tree without the variable: it is declared there, as one undo step.
+    h.state_mut().active = 1;
+    h.run_steps(3);
+    click_card(&mut h, "top");
+    let steps = h.state().doc.history_len().0;
+    h.event(Event::Paste(copied.clone()));
+    h.run_steps(3);
+    let bb = &tree(&h, "other").blackboard;
+    assert_eq!(
+        bb.keys().collect::<Vec<_>>(),
+        ["target"],
+        "only what `busy` uses"
+    );
+    assert_eq!(bb["target"].ty, townsfolk_runtime::value::Type::Entity);
+    assert_eq!(h.state().doc.history_len().0, steps + 1);
+    assert!(h.state_mut().doc.undo());
+    assert!(tree(&h, "other").blackboard.is_empty());
+
+    // Into a tree that declares it with another type: kept, and a warning says so.
+    h.state_mut().active = 2;
+    h.run_steps(3);
+    click_card(&mut h, "base");
+    h.event(Event::Paste(copied));
+    h.run_steps(3);
+    assert!(node(&h, "third", "busy").children.len() == 2, "pasted");
+    assert_eq!(
+        tree(&h, "third").blackboard["target"].ty,
+        townsfolk_runtime::value::Type::Float
+    );
+    let last = h.state().statuses().last().map(|s| s.to_string());
+    let last = last.unwrap_or_default();
+    assert!(
+        last.contains("warning") && last.contains("`target`"),
+        "{last}"
     );
 }

@@ -86,3 +86,79 @@ fn changing_a_nodes_type_keeps_children_id_comment_and_position() {
     assert!(err.to_string().contains("takes none"), "{err}");
     assert!(ops::change_type(&p, "patrol", "watch", "nope").is_err());
 }
+
+/// A tree whose nodes use some of its variables: `alert` in an expression, `who` as a
+/// receive's sender variable, `spot` as a `{"var": …}` move target; `unused` by nobody.
+fn vars_pack() -> Pack {
+    let text = r#"{
+      "format": "townsfolk-pack", "version": 1, "name": "vars", "world": {},
+      "trees": [
+        { "id": "src", "blackboard": {
+            "alert": { "type": "bool" }, "who": { "type": "entity" },
+            "spot": { "type": "vec2" }, "unused": { "type": "int" } },
+          "root": { "id": "root", "type": "selector", "children": [
+            { "id": "watch", "type": "sequence", "children": [
+              { "id": "check", "type": "condition", "expr": "alert" },
+              { "id": "shout", "type": "receive", "sender_var": "who" }
+            ] },
+            { "id": "go", "type": "move_to", "target": { "var": "spot" } }
+          ] } },
+        { "id": "dst", "blackboard": { "alert": { "type": "int" } },
+          "root": { "id": "top", "type": "sequence" } },
+        { "id": "empty", "root": { "id": "top", "type": "sequence" } }
+      ]
+    }"#;
+    let loaded = townsfolk_runtime::pack::load_str(text);
+    assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics);
+    loaded.pack.unwrap()
+}
+
+#[test]
+fn copy_carries_the_declarations_the_nodes_use_and_paste_adds_the_missing_ones() {
+    let p0 = vars_pack();
+    let payload = ops::copy(&p0, "src", &["watch".into()]).unwrap();
+    assert_eq!(
+        payload.blackboard.keys().collect::<Vec<_>>(),
+        ["alert", "who"],
+        "only what the copied nodes use"
+    );
+    // Through the clipboard text, as between two windows.
+    let payload = ClipboardPayload::from_text(&payload.to_text()).unwrap();
+    let mut doc = Document::new(p0.clone());
+    let pasted = ops::paste(doc.pack(), "empty", "top", 0, &payload, None).unwrap();
+    assert!(pasted.warnings.is_empty());
+    doc.apply(pasted.edit).unwrap();
+    let bb = &doc.pack().tree("empty").unwrap().blackboard;
+    assert_eq!(bb.keys().collect::<Vec<_>>(), ["alert", "who"]);
+    assert_eq!(bb["who"], p0.tree("src").unwrap().blackboard["who"]);
+    // One undo step takes nodes and declarations away.
+    assert!(doc.undo());
+    assert_eq!(canon(doc.pack()), canon(&p0));
+
+    // Same name, another type: the target's declaration stays, with a warning.
+    let pasted = ops::paste(doc.pack(), "dst", "top", 0, &payload, None).unwrap();
+    assert_eq!(pasted.warnings.len(), 1, "{:?}", pasted.warnings);
+    assert!(
+        pasted.warnings[0].contains("`alert`"),
+        "{:?}",
+        pasted.warnings
+    );
+    doc.apply(pasted.edit).unwrap();
+    let bb = &doc.pack().tree("dst").unwrap().blackboard;
+    assert_eq!(bb["alert"].ty, townsfolk_runtime::value::Type::Int);
+    assert!(bb.contains_key("who"));
+}
+
+#[test]
+fn extract_declares_only_the_variables_the_extracted_nodes_use() {
+    let mut p = vars_pack();
+    let (e, id) = ops::extract_subtree(&p, "src", &["go".into()], Some("walk")).unwrap();
+    apply(&mut p, e).unwrap();
+    assert_eq!(id, "walk");
+    let bb = &p.tree("walk").unwrap().blackboard;
+    assert_eq!(bb.keys().collect::<Vec<_>>(), ["spot"]);
+    let (e, _) = ops::extract_subtree(&p, "src", &["watch".into()], Some("w")).unwrap();
+    apply(&mut p, e).unwrap();
+    let bb = &p.tree("w").unwrap().blackboard;
+    assert_eq!(bb.keys().collect::<Vec<_>>(), ["alert", "who"]);
+}

@@ -533,7 +533,11 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
     );
     // Through the clipboard's text, as between two windows.
     let payload = ClipboardPayload::from_text(&payload.to_text()).unwrap();
-    let (e, roots) = ops::paste(&p, "idle", "root", 1, &payload, None).unwrap();
+    let ops::Pasted {
+        edit: e,
+        ids: roots,
+        ..
+    } = ops::paste(&p, "idle", "root", 1, &payload, None).unwrap();
     apply(&mut p, e).unwrap();
     assert_eq!(roots, ["watch"]);
     assert_eq!(children(&p, "idle", "root"), ["wait", "watch"]);
@@ -542,7 +546,11 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
         Point { x: 0.0, y: 40.0 }
     );
     // Pasting again into the same tree renames every pasted id.
-    let (e, roots) = ops::paste(
+    let ops::Pasted {
+        edit: e,
+        ids: roots,
+        ..
+    } = ops::paste(
         &p,
         "idle",
         "root",

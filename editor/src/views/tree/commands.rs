@@ -440,12 +440,20 @@ pub(crate) fn paste(tab: &mut TreeTab, cx: &mut ViewCtx, text: &str) {
         return;
     };
     match ops::paste(cx.doc.pack(), &tab.tree_id, &parent, index, &payload, None) {
-        Ok((edit, ids)) => {
+        Ok(ops::Pasted {
+            edit,
+            ids,
+            warnings,
+        }) => {
             if apply(cx, "Paste", edit) {
                 if let Some(first) = ids.first() {
                     tab.frame_pending = Some(first.clone());
                 }
-                cx.status(format!("Pasted {} under `{parent}`", ids.join(", ")));
+                let mut line = format!("Pasted {} under `{parent}`", ids.join(", "));
+                for w in &warnings {
+                    line.push_str(&format!(" — warning: {w}"));
+                }
+                cx.status(line);
                 tab.select(cx.doc, ids);
             }
         }
