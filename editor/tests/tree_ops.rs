@@ -7,7 +7,7 @@
 
 use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use townsfolk_editor::document::Document;
 use townsfolk_editor::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
 use townsfolk_editor::views::{ViewCtx, ViewRequest};
@@ -422,4 +422,91 @@ fn paste_into_another_tree_brings_the_declarations_the_nodes_use() {
         last.contains("warning") && last.contains("`target`"),
         "{last}"
     );
+}
+
+/// The widget with this label on the blackboard row of `var` (same height as its name).
+fn on_row<'a>(h: &'a Harness<'static, App>, var: &str, label: &'a str) -> egui_kittest::Node<'a> {
+    let y = h.get_by_label(var).rect().center().y;
+    h.query_all_by_label(label)
+        .find(|n| (n.rect().center().y - y).abs() < 8.0)
+        .unwrap_or_else(|| panic!("`{label}` on the row of `{var}`"))
+}
+
+/// The widget with this label on the line under the blackboard row of `var`.
+fn under_row<'a>(
+    h: &'a Harness<'static, App>,
+    var: &str,
+    label: &'a str,
+) -> egui_kittest::Node<'a> {
+    let y = h.get_by_label(var).rect().bottom();
+    h.query_all_by_label(label)
+        .find(|n| n.rect().top() > y && n.rect().top() < y + 20.0)
+        .unwrap_or_else(|| panic!("`{label}` under the row of `{var}`"))
+}
+
+fn decl(h: &Harness<'static, App>, var: &str) -> Option<pack::VarDecl> {
+    tree(h, "main").blackboard.get(var).cloned()
+}
+
+#[test]
+fn the_blackboard_table_renames_comments_and_guards_removal_by_uses() {
+    let mut h = harness(TWO_TREES, &["main"]);
+    h.get_by_label("Blackboard");
+
+    // Rename `target`: its use in `walk` follows, one undo step.
+    under_row(&h, "target", "Rename…").click();
+    h.run_steps(3);
+    h.get_by_label("Rename variable");
+    retype(&mut h, "goal");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(h.query_by_label("Rename variable").is_none(), "closed");
+    assert!(decl(&h, "target").is_none());
+    assert_eq!(
+        decl(&h, "goal").map(|d| d.ty),
+        Some(townsfolk_runtime::value::Type::Entity)
+    );
+    assert_eq!(
+        node(&h, "main", "walk").kind,
+        pack::NodeKind::MoveTo {
+            target: pack::MoveTarget::Var("goal".into()),
+            tolerance: None
+        }
+    );
+    assert!(h.state_mut().doc.undo());
+    h.run_steps(2);
+    assert!(decl(&h, "goal").is_none() && decl(&h, "target").is_some());
+
+    // A name the tree already declares is refused in the popup.
+    under_row(&h, "target", "Rename…").click();
+    h.run_steps(3);
+    retype(&mut h, "speed");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(h.query_by_label_contains("already declares").is_some());
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    h.run_steps(2);
+
+    // The comment of `speed`, typed: one undo step.
+    let steps = h.state().doc.history_len().0;
+    let y = h.get_by_label("speed").rect().bottom();
+    h.query_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.rect().top() > y && n.rect().top() < y + 20.0)
+        .expect("the comment field under `speed`")
+        .click();
+    h.run_steps(2);
+    type_text(&mut h, "metres a second");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(
+        decl(&h, "speed").and_then(|d| d.comment).as_deref(),
+        Some("metres a second")
+    );
+    assert_eq!(h.state().doc.history_len().0, steps + 1);
+
+    // `target` is used once: its ✖ is disabled. `speed` is not used: it goes.
+    assert!(on_row(&h, "target", "✖").accesskit_node().is_disabled());
+    on_row(&h, "target", "✖").click();
+    h.run_steps(3);
+    assert!(decl(&h, "target").is_some(), "a used variable stays");
+    on_row(&h, "speed", "✖").click();
+    h.run_steps(3);
+    assert!(decl(&h, "speed").is_none(), "an unused one is removed");
 }

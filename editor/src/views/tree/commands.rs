@@ -10,7 +10,7 @@ use townsfolk_runtime::pack::{Arity, Node, NodeLayout, Pack, Point, TreeDef};
 use super::catalogue;
 use super::layout::{NODE_SIZE, tidy};
 use super::scene::is_collapsed;
-use super::tab::{DeleteAsk, ExtractPopup, RenamePopup, TreeTab};
+use super::tab::{DeleteAsk, ExtractPopup, RenamePopup, Renaming, TreeTab};
 use crate::document::tree::{find, parent_of};
 use crate::document::{
     AssetKind, ClipboardPayload, DeleteMode, Edit, NodeProps, Target, TreeOp, find_usages, ops,
@@ -498,7 +498,7 @@ pub(crate) fn change_type(tab: &mut TreeTab, cx: &mut ViewCtx, node: &str, type_
 /// Opens the rename popup for a node.
 pub(crate) fn ask_rename(tab: &mut TreeTab, node: &Node) {
     tab.rename = Some(RenamePopup {
-        tree: false,
+        what: Renaming::Node,
         node: node.id.clone(),
         text: node.id.clone(),
         error: None,
@@ -532,7 +532,7 @@ pub(crate) fn rename(
 /// Opens the rename popup for the tab's tree.
 pub(crate) fn ask_rename_tree(tab: &mut TreeTab) {
     tab.rename = Some(RenamePopup {
-        tree: true,
+        what: Renaming::Tree,
         node: tab.tree_id.clone(),
         text: tab.tree_id.clone(),
         error: None,
@@ -549,6 +549,56 @@ pub(crate) fn rename_tree(tab: &mut TreeTab, cx: &mut ViewCtx, new: &str) -> Res
     cx.doc.apply(edit).map_err(|e| e.to_string())?;
     tab.follow_renames(cx.doc);
     cx.status(format!("Renamed tree `{old}` to `{new}`"));
+    Ok(())
+}
+
+/// Opens the rename popup for a blackboard variable of the tab's tree.
+pub(crate) fn ask_rename_var(tab: &mut TreeTab, var: &str) {
+    tab.rename = Some(RenamePopup {
+        what: Renaming::Var,
+        node: var.to_string(),
+        text: var.to_string(),
+        error: None,
+        focus_requested: false,
+    });
+}
+
+/// Whether `name` can name a blackboard variable (an identifier: letters, digits after the
+/// first character, underscores).
+pub(crate) fn is_var_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .enumerate()
+            .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
+}
+
+/// Renames a blackboard variable of the tab's tree: its declaration and every use in the tree
+/// (expressions, variable fields), the NPCs running it and their breakpoints, as one undo
+/// step. `Err` says why not.
+pub(crate) fn rename_var(
+    tab: &mut TreeTab,
+    cx: &mut ViewCtx,
+    old: &str,
+    new: &str,
+) -> Result<(), String> {
+    if !is_var_name(new) {
+        return Err(format!(
+            "`{new}` is not a variable name (letters, digits and _, not starting with a digit)"
+        ));
+    }
+    let declared = cx
+        .doc
+        .pack()
+        .tree(&tab.tree_id)
+        .is_some_and(|t| t.blackboard.contains_key(new));
+    if declared {
+        return Err(format!("the tree already declares a variable `{new}`"));
+    }
+    let edit = crate::document::rename(cx.doc.pack(), &var_target(&tab.tree_id, old), new)
+        .map_err(|e| e.to_string())?;
+    cx.doc.apply(edit).map_err(|e| e.to_string())?;
+    cx.status(format!("Renamed variable `{old}` to `{new}`"));
     Ok(())
 }
 

@@ -330,9 +330,9 @@ fn blackboard_ui(
     let uses = commands::variable_uses(cx.doc.pack(), &tab.tree_id);
     let mut edits: Vec<(String, Option<VarDecl>, Form)> = Vec::new();
     let mut find_usages = None;
+    let mut rename = None;
     Grid::new(("blackboard", &tab.tree_id))
         .num_columns(5)
-        .striped(true)
         .show(ui, |ui| {
             ui.strong("name");
             ui.strong("type");
@@ -358,10 +358,36 @@ fn blackboard_ui(
                 {
                     find_usages = Some(name.clone());
                 }
+                let hover = if n == 0 {
+                    "Remove the declaration".to_string()
+                } else {
+                    format!("Used {n} time(s): remove or change the uses first")
+                };
                 let remove = ui
-                    .small_button("✖")
-                    .on_hover_text("Remove the declaration")
+                    .add_enabled(n == 0, egui::Button::new("✖").small())
+                    .on_hover_text(&hover)
+                    .on_disabled_hover_text(&hover)
                     .clicked();
+                ui.end_row();
+                // Under the row: its comment and the rename button.
+                ui.label("");
+                let mut comment = d.comment.clone().unwrap_or_default();
+                let c = ui.add(
+                    TextEdit::singleline(&mut comment)
+                        .hint_text("comment")
+                        .desired_width(110.0),
+                );
+                if c.changed() {
+                    d.comment = opt_text(&comment);
+                }
+                form.track(&c);
+                if ui
+                    .small_button("Rename…")
+                    .on_hover_text("Rename the variable; every use in the tree follows")
+                    .clicked()
+                {
+                    rename = Some(name.clone());
+                }
                 ui.end_row();
                 if remove {
                     edits.push((
@@ -388,6 +414,9 @@ fn blackboard_ui(
         });
         commit(ui, tab, cx, form, &format!("Edit variable {name}"), edit);
     }
+    if let Some(var) = rename {
+        commands::ask_rename_var(tab, &var);
+    }
     if let Some(var) = find_usages {
         commands::find_variable_usages(tab, cx, &var);
     }
@@ -401,12 +430,7 @@ fn blackboard_ui(
         choice_ui(ui, ("bb_new_type", &tab.tree_id), &mut ty, TYPES);
         tab.new_var_type = ty;
         let name = tab.new_var.trim().to_string();
-        let valid = !name.is_empty()
-            && name
-                .chars()
-                .enumerate()
-                .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
-            && !bb.contains_key(&name);
+        let valid = commands::is_var_name(&name) && !bb.contains_key(&name);
         if ui
             .add_enabled(valid, egui::Button::new("Add variable"))
             .clicked()

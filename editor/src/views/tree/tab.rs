@@ -20,11 +20,21 @@ pub(crate) struct InsertPopup {
     pub focus_requested: bool,
 }
 
-/// The rename (F2) popup: of a node, or of the tab's tree.
+/// What the rename popup renames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Renaming {
+    Node,
+    /// The tab's tree itself.
+    Tree,
+    /// A blackboard variable of the tab's tree.
+    Var,
+}
+
+/// The rename (F2) popup: of a node, of the tab's tree or of one of its variables.
 #[derive(Clone, Debug)]
 pub(crate) struct RenamePopup {
-    /// Rename the tree itself (`node` then holds the tree's id).
-    pub tree: bool,
+    pub what: Renaming,
+    /// The current name (node id, tree id or variable name).
     pub node: String,
     pub text: String,
     pub error: Option<String>,
