@@ -332,6 +332,19 @@ impl EditorApp {
                 shell::dock::show_tab(&mut self.dock, tab.clone());
                 self.inspected = Some(tab);
             }
+            Action::RenameAsset { asset, new } => {
+                let done =
+                    crate::document::rename_asset(self.doc.pack(), asset.kind, &asset.id, &new)
+                        .and_then(|e| self.doc.apply(e));
+                self.status = Some(match done {
+                    Ok(()) => format!(
+                        "Renamed {} `{}` to `{new}`",
+                        asset.kind.label().to_lowercase(),
+                        asset.id
+                    ),
+                    Err(e) => format!("Rename: {e}"),
+                });
+            }
             Action::Reveal(at) => {
                 self.views.reveal(&mut self.doc, &at);
                 let tab = Tab::Asset(at.asset);

@@ -255,6 +255,55 @@ fn in_the_shell_a_renamed_trees_tab_stays_open_under_its_new_id() {
     assert!(h.state().tree_card_screen_rect("other", "top").is_some());
 }
 
+fn app_harness() -> Harness<'static, townsfolk_editor::EditorApp> {
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .build_eframe(|_cc| townsfolk_editor::EditorApp::from_text(TWO_TREES, "test"));
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn f2_in_the_asset_browser_renames_any_asset_and_refuses_a_clash() {
+    let mut h = app_harness();
+    // A tree: F2 over its row.
+    h.get_by_label("other").hover();
+    h.run_steps(1);
+    h.key_press(Key::F2);
+    h.run_steps(3);
+    h.get_by_label("Rename tree");
+    retype_app(&mut h, "main");
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("there is already a Tree `main`")
+            .is_some(),
+        "the clash is shown"
+    );
+    retype_app(&mut h, "helper");
+    h.key_press(Key::Enter);
+    h.run_steps(4);
+    assert!(h.query_by_label("Rename tree").is_none(), "closed");
+    let p = h.state().pack();
+    assert!(p.tree("helper").is_some() && p.tree("other").is_none());
+    // An NPC, by the row's context menu: the world follows.
+    h.get_by_label_contains("bob").click_secondary();
+    h.run_steps(3);
+    h.get_by_label("Rename…").click();
+    h.run_steps(3);
+    h.get_by_label("Rename npc");
+    retype_app(&mut h, "robert");
+    h.key_press(Key::Enter);
+    h.run_steps(4);
+    assert_eq!(h.state().pack().world.npcs[0].id, "robert");
+    // Each rename is one undo step.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(3);
+    assert_eq!(h.state().pack().world.npcs[0].id, "bob");
+    assert!(h.state().pack().tree("helper").is_some());
+}
+
 fn retype_app(h: &mut Harness<'static, townsfolk_editor::EditorApp>, text: &str) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(1);

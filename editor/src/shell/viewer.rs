@@ -131,7 +131,7 @@ impl TabViewer for Viewer<'_> {
             }
             Tab::Asset(a) if a.kind == AssetKind::Tree => match self.views.trees.get(&a.id) {
                 Some(t) => t.title(self.doc).into(),
-                None => format!("🌳 {}", a.id).into(),
+                None => format!("{} {}", crate::views::tree::TREE_ICON, a.id).into(),
             },
             Tab::Asset(a) => format!("{} {} (read-only)", a.kind.label(), a.id).into(),
             other => other.tool_label().into(),
@@ -200,6 +200,29 @@ impl TabViewer for Viewer<'_> {
                     asset,
                 );
             }
+        }
+    }
+
+    fn context_menu(&mut self, ui: &mut egui::Ui, tab: &mut Tab, _path: egui_dock::NodePath) {
+        if let Tab::Asset(a) = tab
+            && a.kind == AssetKind::Tree
+            && let Some(t) = self.views.trees.get_mut(&a.id)
+            && ui.button("Rename tree…").clicked()
+        {
+            t.ask_rename_tree();
+            ui.close();
+        }
+    }
+
+    fn on_tab_button(&mut self, tab: &mut Tab, response: &egui::Response) {
+        // F2 over a tree tab's title renames the tree.
+        if let Tab::Asset(a) = tab
+            && a.kind == AssetKind::Tree
+            && response.hovered()
+            && response.ctx.input(|i| i.key_pressed(egui::Key::F2))
+            && let Some(t) = self.views.trees.get_mut(&a.id)
+        {
+            t.ask_rename_tree();
         }
     }
 

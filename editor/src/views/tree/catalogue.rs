@@ -256,7 +256,7 @@ pub const CATALOGUE: &[KindInfo] = &[
     k("animate", "Animate", Actions, "🎞", "Plays an animation"),
     k("say", "Say", Actions, "💬", "Says a line"),
     k("log", "Log", Actions, "📝", "Writes a line to the trace"),
-    k("subtree", "Subtree", Actions, "🌳", "Runs another tree"),
+    k("subtree", "Subtree", Actions, "🖧", "Runs another tree"),
     k(
         "request",
         "Request",

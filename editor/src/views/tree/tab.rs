@@ -7,6 +7,10 @@ use super::scene::{self, Built};
 use crate::canvas::CanvasState;
 use crate::document::{AssetKind, AssetRef, Document};
 
+/// The glyph of a tree (tab titles, subtree cards): a hierarchy, from egui's default fonts
+/// (a test checks they have it; the tree emoji they lack drew as a box).
+pub const TREE_ICON: &str = "🖧";
+
 /// The type-to-insert popup.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InsertPopup {
@@ -126,10 +130,10 @@ impl TreeTab {
     pub fn title(&self, doc: &Document) -> String {
         match doc.pack().tree(&self.tree_id) {
             Some(t) => match &t.name {
-                Some(n) if !n.is_empty() => format!("🌳 {n}"),
-                _ => format!("🌳 {}", t.id),
+                Some(n) if !n.is_empty() => format!("{TREE_ICON} {n}"),
+                _ => format!("{TREE_ICON} {}", t.id),
             },
-            None => format!("🌳 {} (removed)", self.tree_id),
+            None => format!("{TREE_ICON} {} (removed)", self.tree_id),
         }
     }
 
@@ -138,6 +142,11 @@ impl TreeTab {
         doc.selection.asset = Some(self.asset());
         doc.selection.items = vec![node_id.to_string()];
         self.frame_pending = Some(node_id.to_string());
+    }
+
+    /// Opens the popup renaming this tab's tree (from the tab's title: its context menu, F2).
+    pub fn ask_rename_tree(&mut self) {
+        super::commands::ask_rename_tree(self);
     }
 
     /// Another part of the editor renamed an id: follow it if it was this tab's tree.
@@ -229,5 +238,22 @@ impl TreeTab {
                 });
             self.diag_sig = sig;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_glyph_is_in_eguis_default_fonts() {
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
+        let font = egui::FontId::proportional(14.0);
+        // `has_glyph` is true only when a font other than the replacement glyph's has it.
+        assert!(ctx.fonts_mut(|f| f.has_glyphs(&font, TREE_ICON)));
+        let subtree = super::super::catalogue::info("subtree").map(|k| k.icon);
+        assert_eq!(subtree, Some(TREE_ICON));
     }
 }
