@@ -330,7 +330,7 @@ fn the_inspectors_type_combo_changes_a_nodes_type_keeping_its_children() {
     hide_palette(&mut h);
     click_card(&mut h, "busy");
     let before = h.state().doc.history_len().0;
-    h.get_by_label("Type").click();
+    h.get_by_label("type").click();
     h.run_steps(2);
     h.get_by_label_contains(" Selector").click();
     h.run_steps(3);
@@ -348,7 +348,7 @@ fn the_inspectors_type_combo_changes_a_nodes_type_keeping_its_children() {
     assert_eq!(h.state().doc.selection.items, ["busy"]);
 
     // A decorator takes one child: refused, with the reason on the status line.
-    h.get_by_label("Type").click();
+    h.get_by_label("type").click();
     h.run_steps(2);
     h.get_by_label_contains(" Inverter").click();
     h.run_steps(3);

@@ -79,7 +79,7 @@ pub fn tree_inspector_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
     tab.follow_renames(cx.doc);
     settle_gesture(ui, tab, cx);
     let selected = tab.selected(cx.doc);
-    ScrollArea::vertical()
+    ScrollArea::both()
         .id_salt(("tree_inspector", &tab.tree_id))
         .auto_shrink([false, false])
         .show(ui, |ui| match selected.as_slice() {
@@ -151,7 +151,7 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
             let current = node.kind.type_name();
             row_ui(
                 ui,
-                "Type",
+                "type",
                 "Change the node's type: id, comment, position and children stay",
                 |ui| {
                     egui::ComboBox::from_id_salt(("node_type", &tab.tree_id))
@@ -305,14 +305,16 @@ fn default_ui(ui: &mut Ui, ty: Type, value: &mut Option<Literal>) -> egui::Respo
         Some(Literal::Bool(b)) => ui.checkbox(b, ""),
         Some(Literal::Int(i)) => ui.add(egui::DragValue::new(i)),
         Some(Literal::Float(x)) => number_ui(ui, x, f64::MIN..=f64::MAX, ""),
-        Some(Literal::Str(s)) => ui.add(TextEdit::singleline(s).desired_width(120.0)),
+        Some(Literal::Str(s)) => ui.add(TextEdit::singleline(s).desired_width(80.0)),
         Some(Literal::Vec2(v)) => {
             let (a, b) = v.split_at_mut(1);
             let ra = ui.add(egui::DragValue::new(&mut a[0]).speed(0.1));
             let rb = ui.add(egui::DragValue::new(&mut b[0]).speed(0.1));
             ra.union(rb)
         }
-        None => ui.weak("none (an entity starts empty)"),
+        None => ui
+            .weak("none")
+            .on_hover_text("An entity variable starts empty"),
     };
     if r.changed() {
         *value = lit;
@@ -372,11 +374,13 @@ fn blackboard_ui(
                 // Under the row: its comment and the rename button.
                 ui.label("");
                 let mut comment = d.comment.clone().unwrap_or_default();
-                let c = ui.add(
-                    TextEdit::singleline(&mut comment)
-                        .hint_text("comment")
-                        .desired_width(110.0),
-                );
+                let c = ui
+                    .add(
+                        TextEdit::singleline(&mut comment)
+                            .hint_text("comment")
+                            .desired_width(96.0),
+                    )
+                    .on_hover_text(d.comment.as_deref().unwrap_or("The variable's comment"));
                 if c.changed() {
                     d.comment = opt_text(&comment);
                 }
