@@ -304,6 +304,82 @@ fn f2_in_the_asset_browser_renames_any_asset_and_refuses_a_clash() {
     assert!(h.state().pack().tree("helper").is_some());
 }
 
+#[test]
+fn a_tree_tabs_title_menu_renames_the_tree() {
+    let mut h = app_harness();
+    h.get_by_label("other").click();
+    h.run_steps(4);
+    // Tab titles are painted, not in the accessibility tree: right-click along the tab bar
+    // (just above the tree tab's palette) until the menu with "Rename tree…" opens.
+    let palette = h.get_by_label("Search nodes").rect();
+    let mut found = None;
+    for k in 0..80 {
+        let y = palette.top() - [22.0, 28.0][k % 2];
+        let at = Pos2::new(palette.left() + 8.0 * (k / 2) as f32, y);
+        h.hover_at(at);
+        h.run_steps(1);
+        h.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed: true,
+            modifiers: Modifiers::NONE,
+        });
+        h.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed: false,
+            modifiers: Modifiers::NONE,
+        });
+        h.run_steps(2);
+        // The inspector has a "Rename tree…" button too: the menu adds a second one.
+        if h.query_all_by_label("Rename tree…").count() == 2 {
+            found = Some(at);
+            break;
+        }
+        h.key_press(Key::Escape);
+        h.run_steps(2);
+    }
+    let title = found.expect("the tree tab's title menu has \"Rename tree…\"");
+    // F2 over the title opens the popup too.
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    h.hover_at(title);
+    h.run_steps(1);
+    h.key_press(Key::F2);
+    h.run_steps(3);
+    h.get_by_label("Rename tree");
+    h.key_press(Key::Escape);
+    h.run_steps(3);
+    assert!(h.query_by_label("Rename tree").is_none());
+    // Back to the menu.
+    h.event(Event::PointerButton {
+        pos: title,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.event(Event::PointerButton {
+        pos: title,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+    // The menu's button is the one on the left (the inspector's is in the right panel).
+    let menu_button = h
+        .query_all_by_label("Rename tree…")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the menu's button");
+    menu_button.click();
+    h.run_steps(3);
+    h.get_by_label("Rename tree");
+    retype_app(&mut h, "helper");
+    h.key_press(Key::Enter);
+    h.run_steps(4);
+    assert!(h.state().pack().tree("helper").is_some());
+    assert!(h.state().open_tabs().contains(&"Tree helper".to_string()));
+}
+
 fn retype_app(h: &mut Harness<'static, townsfolk_editor::EditorApp>, text: &str) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(1);
