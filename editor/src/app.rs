@@ -360,6 +360,13 @@ impl EditorApp {
             Action::ResetLayout => self.dock = shell::dock::default_layout(),
             Action::SetTheme(theme) => self.prefs.theme = theme,
             Action::SetScale(scale) => self.prefs.scale = scale,
+            Action::SetTreeDirection(dir) => {
+                if self.doc.pack().editor.tree_direction != dir
+                    && let Err(e) = self.doc.apply(crate::document::Edit::TreeDirection(dir))
+                {
+                    self.status = Some(format!("Tree direction: {e}"));
+                }
+            }
             Action::PlayPause => {
                 if self.preview.session.is_some() {
                     self.preview.playing = !self.preview.playing;

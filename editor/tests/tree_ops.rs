@@ -5,7 +5,7 @@
 //! The setup helpers are copied from `tree_editor.rs` for now (shared helpers are moving to
 //! `tests/common/`).
 
-use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
+use egui::{Event, Key, Modifiers, Pos2, Rect, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use townsfolk_editor::document::Document;
@@ -634,4 +634,92 @@ fn the_blackboard_table_renames_comments_and_guards_removal_by_uses() {
     on_row(&h, "speed", "✖").click();
     h.run_steps(3);
     assert!(decl(&h, "speed").is_none(), "an unused one is removed");
+}
+
+#[test]
+fn the_canvas_menu_draws_the_tree_left_to_right_and_saves_it_in_the_pack() {
+    use pack::TreeDirection;
+    let mut h = harness(TWO_TREES, &["main"]);
+    hide_palette(&mut h);
+    let root = card(&h, "root");
+    let busy = card(&h, "busy");
+    assert!(busy.top() > root.bottom(), "top-down at first");
+    // The canvas background's context menu.
+    let at = root.center() + vec2(0.0, -150.0);
+    h.hover_at(at);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run_steps(2);
+    h.get_by_label_contains("Tree direction").hover();
+    h.run_steps(2);
+    h.get_by_label("Left to right").click();
+    h.run_steps(4);
+    let p = h.state().doc.pack();
+    assert_eq!(p.editor.tree_direction, TreeDirection::LeftToRight);
+    let canon = pack::to_canonical_string(p);
+    assert!(canon.contains("\"tree_direction\": \"left_to_right\""));
+    // Children right of their parent, siblings top to bottom in their order.
+    let (root, busy, idle) = (card(&h, "root"), card(&h, "busy"), card(&h, "idle"));
+    assert!(busy.left() > root.right() && idle.left() > root.right());
+    assert!(busy.bottom() < idle.top());
+    // Saved positions did not move: switching back draws the same top-down tree.
+    assert_eq!(
+        h.state().doc.pack().editor.trees["main"].nodes["busy"]
+            .pos
+            .x,
+        -200.0
+    );
+    assert!(h.state_mut().doc.undo());
+    h.run_steps(3);
+    assert_eq!(
+        h.state().doc.pack().editor.tree_direction,
+        TreeDirection::TopDown
+    );
+    assert!(card(&h, "busy").top() > card(&h, "root").bottom());
+}
+
+/// Drags from one screen point to another in small steps.
+fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(from + (to - from) * (k as f32 / 8.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(3);
+}
+
+#[test]
+fn left_to_right_a_child_dragged_above_its_sibling_takes_its_place() {
+    let mut h = harness(TWO_TREES, &["main"]);
+    h.state_mut()
+        .doc
+        .apply(townsfolk_editor::document::Edit::TreeDirection(
+            pack::TreeDirection::LeftToRight,
+        ))
+        .unwrap();
+    h.run_steps(3);
+    let (busy, idle) = (card(&h, "busy"), card(&h, "idle"));
+    assert!(busy.bottom() < idle.top());
+    let from = idle.center();
+    let to = pos2(from.x, busy.top() - 10.0);
+    drag(&mut h, from, to);
+    assert_eq!(
+        shape(tree(&h, "main"))[0].2,
+        ["idle", "busy", "helper_call"],
+        "reordered along the flow"
+    );
+    // The card stays where it was dropped (saved positions map back to the drawing).
+    let now = card(&h, "idle");
+    assert!((now.center() - to).length() < 4.0, "{now:?} vs {to:?}");
 }

@@ -162,3 +162,25 @@ fn extract_declares_only_the_variables_the_extracted_nodes_use() {
     let bb = &p.tree("w").unwrap().blackboard;
     assert_eq!(bb.keys().collect::<Vec<_>>(), ["alert", "who"]);
 }
+
+#[test]
+fn the_tree_direction_is_saved_in_the_editor_section_and_undoes() {
+    use townsfolk_runtime::pack::TreeDirection;
+    let p0 = small_pack();
+    let mut doc = Document::new(p0.clone());
+    doc.apply(Edit::TreeDirection(TreeDirection::LeftToRight))
+        .unwrap();
+    let text = canon(doc.pack());
+    assert!(
+        text.contains("\"tree_direction\": \"left_to_right\""),
+        "{text}"
+    );
+    let back = townsfolk_runtime::pack::load_str(&text).pack.unwrap();
+    assert_eq!(back.editor.tree_direction, TreeDirection::LeftToRight);
+    assert!(doc.is_dirty());
+    assert!(doc.undo());
+    assert!(!doc.is_dirty());
+    // Top-down is the default and is not written.
+    assert!(!canon(doc.pack()).contains("tree_direction"));
+    assert_eq!(canon(doc.pack()), canon(&p0));
+}

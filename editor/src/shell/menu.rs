@@ -2,6 +2,7 @@
 //! one table in `shortcuts`) and the Help windows.
 
 use egui::{Button, RichText};
+use townsfolk_runtime::pack::TreeDirection;
 
 use crate::EditorApp;
 use crate::shell::Action;
@@ -148,6 +149,26 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
                     None,
                     true,
                     Action::SetTheme(theme),
+                    actions,
+                );
+            }
+            ui.separator();
+            ui.label(RichText::new("Tree direction").weak());
+            for (dir, label) in [
+                (TreeDirection::TopDown, "Top-down"),
+                (TreeDirection::LeftToRight, "Left to right"),
+            ] {
+                let mark = if app.doc.pack().editor.tree_direction == dir {
+                    "●"
+                } else {
+                    "○"
+                };
+                item_ui(
+                    ui,
+                    &format!("{mark} {label}"),
+                    None,
+                    !app.doc.is_read_only(),
+                    Action::SetTreeDirection(dir),
                     actions,
                 );
             }

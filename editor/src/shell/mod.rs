@@ -59,6 +59,8 @@ pub(crate) enum Action {
     ResetLayout,
     SetTheme(prefs::Theme),
     SetScale(f32),
+    /// Draw trees top-down or left to right (saved in the pack's editor section).
+    SetTreeDirection(townsfolk_runtime::pack::TreeDirection),
     PlayPause,
     Step,
     Restart,

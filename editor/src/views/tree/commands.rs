@@ -8,7 +8,7 @@ use egui::Pos2;
 use townsfolk_runtime::pack::{Arity, Node, NodeLayout, Pack, Point, TreeDef};
 
 use super::catalogue;
-use super::layout::{NODE_SIZE, tidy};
+use super::layout::{NODE_SIZE, from_view, tidy};
 use super::scene::is_collapsed;
 use super::tab::{DeleteAsk, ExtractPopup, RenamePopup, Renaming, TreeTab};
 use crate::document::tree::{find, parent_of};
@@ -101,7 +101,8 @@ pub(crate) fn insert_kind(
         ));
         return;
     };
-    let pos = at.map(|at| point(at - NODE_SIZE / 2.0));
+    let dir = pack.editor.tree_direction;
+    let pos = at.map(|at| point(from_view(at - NODE_SIZE / 2.0, dir)));
     let (edit, id) =
         match ops::add_node(pack, &tab.tree_id, &parent, index, info.default_kind(), pos) {
             Ok(r) => r,
@@ -211,13 +212,14 @@ pub(crate) fn move_child(tab: &mut TreeTab, cx: &mut ViewCtx, delta: isize) {
 }
 
 /// The layout edits that save every card's current position (keeping collapsed and colour),
-/// so that after a first move the tree's layout is explicit.
+/// so that after a first move the tree's layout is explicit. `pos` are drawn positions.
 fn materialize(
     pack: &Pack,
     tab: &TreeTab,
     pos: &BTreeMap<String, Pos2>,
     skip: &[String],
 ) -> Vec<Edit> {
+    let dir = pack.editor.tree_direction;
     pos.iter()
         .filter(|(id, _)| !skip.contains(id))
         .filter(|(id, _)| layout_of(pack, &tab.tree_id, id).is_none())
@@ -226,7 +228,7 @@ fn materialize(
                 &tab.tree_id,
                 id,
                 Some(NodeLayout {
-                    pos: point(*p),
+                    pos: point(from_view(*p, dir)),
                     collapsed: false,
                     color: None,
                 }),
@@ -241,10 +243,16 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
     let pack = cx.doc.pack();
     let Some(t) = tree(pack, tab) else { return };
     let Some(built) = &tab.built else { return };
+    // Drawn positions to saved ones: the sibling order is along the saved x either way.
+    let dir = pack.editor.tree_direction;
+    let moved: Vec<(String, Pos2)> = moved
+        .iter()
+        .map(|(k, p)| (k.clone(), from_view(*p, dir)))
+        .collect();
     let mut edits = Vec::new();
     let moved_ids: Vec<String> = moved.iter().map(|(k, _)| k.clone()).collect();
     edits.extend(materialize(pack, tab, &built.pos, &moved_ids));
-    for (id, p) in moved {
+    for (id, p) in &moved {
         let mut l = layout_of(pack, &tab.tree_id, id).unwrap_or(NodeLayout {
             pos: point(*p),
             collapsed: false,
@@ -254,7 +262,7 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
         edits.push(layout_edit(&tab.tree_id, id, Some(l)));
     }
     // Reorder: one moved child among its siblings, by the centres' x.
-    if let [(id, p)] = moved
+    if let [(id, p)] = moved.as_slice()
         && let Some((parent, index)) = built.place.get(id).and_then(|pl| pl.parent.clone())
         && let Some(par) = find(&t.root, &parent)
     {
@@ -265,7 +273,7 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
                 let x = if c.id == *id {
                     p.x
                 } else {
-                    built.pos.get(&c.id).map_or(0.0, |q| q.x)
+                    built.pos.get(&c.id).map_or(0.0, |q| from_view(*q, dir).x)
                 };
                 (x, c.id.as_str())
             })
@@ -492,6 +500,14 @@ pub(crate) fn change_type(tab: &mut TreeTab, cx: &mut ViewCtx, node: &str, type_
             }
         }
         Err(e) => cx.status(format!("Change type: {e}")),
+    }
+}
+
+/// Draws the pack's trees top-down or left to right (saved in the pack's editor section; one
+/// undo step).
+pub(crate) fn set_direction(cx: &mut ViewCtx, dir: townsfolk_runtime::pack::TreeDirection) {
+    if cx.doc.pack().editor.tree_direction != dir {
+        apply(cx, "Tree direction", Edit::TreeDirection(dir));
     }
 }
 

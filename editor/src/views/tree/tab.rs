@@ -230,6 +230,13 @@ impl TreeTab {
             None => true,
         };
         if stale {
+            self.canvas
+                .set_flow(match doc.pack().editor.tree_direction {
+                    townsfolk_runtime::pack::TreeDirection::TopDown => crate::canvas::Flow::TopDown,
+                    townsfolk_runtime::pack::TreeDirection::LeftToRight => {
+                        crate::canvas::Flow::LeftRight
+                    }
+                });
             self.scene_rev += 1;
             self.built =
                 scene::build(doc.pack(), &self.tree_id, diags, doc.revision()).map(|mut b| {
