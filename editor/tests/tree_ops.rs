@@ -380,6 +380,22 @@ fn a_tree_tabs_title_menu_renames_the_tree() {
     assert!(h.state().open_tabs().contains(&"Tree helper".to_string()));
 }
 
+#[test]
+fn the_view_menu_sets_the_tree_direction_as_one_undo_step() {
+    let mut h = app_harness();
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Left to right").click();
+    h.run_steps(3);
+    let dir =
+        |h: &Harness<'static, townsfolk_editor::EditorApp>| h.state().pack().editor.tree_direction;
+    assert_eq!(dir(&h), pack::TreeDirection::LeftToRight);
+    assert!(h.state().document().is_dirty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(3);
+    assert_eq!(dir(&h), pack::TreeDirection::TopDown);
+}
+
 fn retype_app(h: &mut Harness<'static, townsfolk_editor::EditorApp>, text: &str) {
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(1);

@@ -158,19 +158,13 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
                 (TreeDirection::TopDown, "Top-down"),
                 (TreeDirection::LeftToRight, "Left to right"),
             ] {
-                let mark = if app.doc.pack().editor.tree_direction == dir {
-                    "●"
-                } else {
-                    "○"
-                };
-                item_ui(
-                    ui,
-                    &format!("{mark} {label}"),
-                    None,
-                    !app.doc.is_read_only(),
-                    Action::SetTreeDirection(dir),
-                    actions,
-                );
+                // A radio button: egui's default fonts have no ● (it drew as a box).
+                let on = app.doc.pack().editor.tree_direction == dir;
+                let r = ui.add_enabled(!app.doc.is_read_only(), egui::RadioButton::new(on, label));
+                if r.clicked() {
+                    actions.push(Action::SetTreeDirection(dir));
+                    ui.close();
+                }
             }
             ui.separator();
             ui.label(RichText::new("UI scale").weak());
