@@ -9,6 +9,7 @@ mod debug;
 mod events;
 mod fmt;
 mod help;
+mod pipe;
 mod replay;
 mod run;
 mod schema;
