@@ -5,12 +5,14 @@
 //! - [`events`]: scripted story-tracker sessions (`townsfolk events`);
 //! - [`replay`]: Monte Carlo playthroughs of a scenario (`townsfolk replay`);
 //! - [`triggers`]: scripted world changes fed to the triggers (`townsfolk triggers`);
-//! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`).
+//! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`);
+//! - [`info`]: a pack's assets and who uses what (`townsfolk info`).
 
 use serde_json::{Map, Value};
 
 pub mod debug;
 pub mod events;
+pub mod info;
 pub mod replay;
 pub mod talk;
 pub mod triggers;

@@ -5,10 +5,12 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod completions;
 mod debug;
 mod events;
 mod fmt;
 mod help;
+mod info;
 mod pipe;
 mod replay;
 mod run;

@@ -6,9 +6,11 @@
 
 #[macro_use]
 mod common;
+mod completions;
 mod debug;
 mod events;
 mod fmt;
+mod info;
 mod replay;
 mod run;
 mod schema;
@@ -45,12 +47,14 @@ enum Command {
     Validate(validate::Args),
     Fmt(fmt::Args),
     Schema(schema::Args),
+    Info(info::Args),
     Run(run::Args),
     Talk(talk::Args),
     Debug(debug::Args),
     Events(events::Args),
     Replay(replay::Args),
     Triggers(triggers::Args),
+    Completions(completions::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,11 +75,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate::main(a),
         Command::Fmt(a) => fmt::main(a),
         Command::Schema(a) => schema::main(a),
+        Command::Info(a) => info::main(a),
         Command::Run(a) => run::main(a),
         Command::Talk(a) => talk::main(a),
         Command::Debug(a) => debug::main(a),
         Command::Events(a) => events::main(a),
         Command::Replay(a) => replay::main(a),
         Command::Triggers(a) => triggers::main(a),
+        Command::Completions(a) => completions::main(a),
     }
 }
