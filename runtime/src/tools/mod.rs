@@ -6,7 +6,8 @@
 //! - [`replay`]: Monte Carlo playthroughs of a scenario (`townsfolk replay`);
 //! - [`triggers`]: scripted world changes fed to the triggers (`townsfolk triggers`);
 //! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`);
-//! - [`info`]: a pack's assets and who uses what (`townsfolk info`).
+//! - [`info`]: a pack's assets and who uses what (`townsfolk info`);
+//! - [`trace_view`]: a recorded trace filtered and shown readably (`townsfolk trace`).
 
 use serde_json::{Map, Value};
 
@@ -15,6 +16,7 @@ pub mod events;
 pub mod info;
 pub mod replay;
 pub mod talk;
+pub mod trace_view;
 pub mod triggers;
 
 /// Why one line of a line tool was refused; its text is the `error` of the reply.

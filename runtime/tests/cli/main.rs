@@ -16,5 +16,6 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod trace;
 mod triggers;
 mod validate;

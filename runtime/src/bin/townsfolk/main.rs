@@ -15,6 +15,7 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod trace;
 mod triggers;
 mod validate;
 
@@ -49,6 +50,7 @@ enum Command {
     Schema(schema::Args),
     Info(info::Args),
     Run(run::Args),
+    Trace(trace::Args),
     Talk(talk::Args),
     Debug(debug::Args),
     Events(events::Args),
@@ -77,6 +79,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schema(a) => schema::main(a),
         Command::Info(a) => info::main(a),
         Command::Run(a) => run::main(a),
+        Command::Trace(a) => trace::main(a),
         Command::Talk(a) => talk::main(a),
         Command::Debug(a) => debug::main(a),
         Command::Events(a) => events::main(a),
