@@ -7,11 +7,14 @@
 //! - [`triggers`]: scripted world changes fed to the triggers (`townsfolk triggers`);
 //! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`);
 //! - [`info`]: a pack's assets and who uses what (`townsfolk info`);
+//! - [`diff`]: what changed between two packs, asset by asset and node by node
+//!   (`townsfolk diff`);
 //! - [`trace_view`]: a recorded trace filtered and shown readably (`townsfolk trace`).
 
 use serde_json::{Map, Value};
 
 pub mod debug;
+pub mod diff;
 pub mod events;
 pub mod info;
 pub mod replay;

@@ -7,7 +7,15 @@ use crate::common::*;
 fn every_shell_gets_a_script_with_the_subcommands_and_options() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let r = expect_exit(&["completions", shell], 0);
-        for word in ["validate", "info", "completions", "ticks", "uses"] {
+        for word in [
+            "validate",
+            "info",
+            "diff",
+            "trace",
+            "completions",
+            "ticks",
+            "uses",
+        ] {
             assert!(
                 r.stdout.contains(word),
                 "{shell}: the script does not mention `{word}`"

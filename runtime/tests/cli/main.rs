@@ -7,6 +7,7 @@ mod common;
 
 mod completions;
 mod debug;
+mod diff;
 mod events;
 mod fmt;
 mod help;

@@ -8,6 +8,7 @@
 mod common;
 mod completions;
 mod debug;
+mod diff;
 mod events;
 mod fmt;
 mod info;
@@ -49,6 +50,7 @@ enum Command {
     Fmt(fmt::Args),
     Schema(schema::Args),
     Info(info::Args),
+    Diff(diff::Args),
     Run(run::Args),
     Trace(trace::Args),
     Talk(talk::Args),
@@ -78,6 +80,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fmt(a) => fmt::main(a),
         Command::Schema(a) => schema::main(a),
         Command::Info(a) => info::main(a),
+        Command::Diff(a) => diff::main(a),
         Command::Run(a) => run::main(a),
         Command::Trace(a) => trace::main(a),
         Command::Talk(a) => talk::main(a),
