@@ -11,6 +11,7 @@ mod diff;
 mod events;
 mod fmt;
 mod help;
+mod help_examples;
 mod info;
 mod pipe;
 mod replay;

@@ -9,7 +9,7 @@ use crate::common::*;
 const BIN: &str = env!("CARGO_BIN_EXE_townsfolk");
 
 /// Every printing subcommand, with what it reads on standard input.
-fn commands(triggers_file: &str) -> Vec<(Vec<String>, &'static str)> {
+fn commands(triggers_file: &str, trace_file: &str) -> Vec<(Vec<String>, &'static str)> {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     let guards = p(&sample()).to_string();
     let plaza = p(&repo_root().join("samples/plaza.json")).to_string();
@@ -36,6 +36,11 @@ fn commands(triggers_file: &str) -> Vec<(Vec<String>, &'static str)> {
         ),
         (s(&["triggers", &dungeon, "--events", triggers_file]), ""),
         (s(&["help", "run"]), ""),
+        (s(&["info", &guards]), ""),
+        (s(&["info", &guards, "--json"]), ""),
+        (s(&["diff", &guards, &guards, "--json"]), ""),
+        (s(&["completions", "bash"]), ""),
+        (s(&["trace", trace_file]), ""),
     ]
 }
 
@@ -83,7 +88,12 @@ fn every_subcommand_ends_quietly_when_its_reader_goes_away() {
         "pipe-triggers.jsonl",
         b"{\"advance\": 1}\n{\"advance\": 1}\n{\"advance\": 1}\n",
     );
-    for (args, stdin) in commands(events.s()) {
+    let trace = TempFile::empty("pipe-trace.jsonl");
+    expect_exit(
+        &["run", p(&sample()), "--ticks", "200", "--trace", trace.s()],
+        0,
+    );
+    for (args, stdin) in commands(events.s(), trace.s()) {
         for lines in [0, 1] {
             let (code, stderr) = run_closing_early(&args, stdin, lines);
             assert!(
