@@ -9,7 +9,7 @@ use super::*;
 ///
 /// One JSON object per line (e.g.
 /// `{"event":"enter","npc":"hero","area":"A"}`, `{"equip":"hero","item":"ice_sword"}`,
-/// `{"set_flag":"f","value":true}`, `{"advance":2.5}`); after each, print
+/// `{"set_flag":FLAG,"value":true}`, `{"advance":2.5}`); after each, print
 /// `{"time":T,"fired":[...],"flags":{...},"counters":{...}}`.
 #[derive(clap::Args)]
 #[command(after_help = r#"Examples:
