@@ -61,7 +61,8 @@ fn undescribed(help: &str) -> Vec<String> {
         let indent = l.len() - body.len();
         // Entries: `  <PACK>`, `  -o, --output <OUTPUT>`, `      --json`; deeper lines
         // are descriptions.
-        if indent > 6 || !(body.starts_with('<') || body.starts_with('-')) {
+        if indent > 6 || !(body.starts_with('<') || body.starts_with('[') || body.starts_with('-'))
+        {
             continue;
         }
         // `<PACK>  The pack…` on one line, or the description indented on the next.
@@ -96,6 +97,9 @@ fn help_works_for_every_subcommand() {
         "replay",
         "triggers",
         "completions",
+        "coverage",
+        "test",
+        "diverge",
     ] {
         assert!(
             subs.iter().any(|s| s == want),

@@ -6,8 +6,10 @@
 mod common;
 
 mod completions;
+mod coverage;
 mod debug;
 mod diff;
+mod diverge;
 mod events;
 mod fmt;
 mod help;
@@ -18,6 +20,7 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod test;
 mod trace;
 mod triggers;
 mod validate;

@@ -41,6 +41,16 @@ fn commands(triggers_file: &str, trace_file: &str) -> Vec<(Vec<String>, &'static
         (s(&["diff", &guards, &guards, "--json"]), ""),
         (s(&["completions", "bash"]), ""),
         (s(&["trace", trace_file]), ""),
+        (
+            s(&["coverage", &guards, "--seeds", "1..2", "--ticks", "50"]),
+            "",
+        ),
+        (
+            s(&[
+                "diverge", &guards, "--seed", "1", "--seed2", "2", "--ticks", "50",
+            ]),
+            "",
+        ),
     ]
 }
 

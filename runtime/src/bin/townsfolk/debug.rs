@@ -47,8 +47,5 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         errln!("warning: saved breakpoint {id} ignored: {e}");
     }
-    each_line(script, |line| {
-        protocol::handle_line(&mut dbg, line).map(|r| r.to_string())
-    })?;
-    Ok(ExitCode::SUCCESS)
+    run_tool(script, &mut dbg)
 }

@@ -13,7 +13,7 @@ use super::*;
 #[command(after_help = r#"Examples:
   echo '{"op":"advance","days":30}' > ops.jsonl
   townsfolk events samples/chronicle.json --scenario early_reign --script ops.jsonl
-  echo '{"op":"set","flag":"crowned","value":true}' | townsfolk events samples/chronicle.json"#)]
+  echo '{"op":"set","counter":"gold","value":3}' | townsfolk events samples/chronicle.json"#)]
 pub(super) struct Args {
     /// The pack file (`.json`) whose story events and scenarios to track.
     pack: PathBuf,
@@ -34,6 +34,5 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
     let Some(mut session) = townsfolk_runtime::tools::events::ScriptSession::new(program, s) else {
         return Ok(ExitCode::from(1));
     };
-    each_line(script, |line| session.line(line))?;
-    Ok(ExitCode::SUCCESS)
+    run_tool(script, &mut session)
 }

@@ -7,8 +7,10 @@
 #[macro_use]
 mod common;
 mod completions;
+mod coverage;
 mod debug;
 mod diff;
+mod diverge;
 mod events;
 mod fmt;
 mod info;
@@ -16,6 +18,7 @@ mod replay;
 mod run;
 mod schema;
 mod talk;
+mod test;
 mod trace;
 mod triggers;
 mod validate;
@@ -30,7 +33,6 @@ use townsfolk_runtime::Session;
 use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
 use townsfolk_runtime::pack::{self, Diagnostic};
 use townsfolk_runtime::program::{self, Program};
-use townsfolk_runtime::tools::debug as protocol;
 
 #[derive(Parser)]
 #[command(
@@ -59,6 +61,9 @@ enum Command {
     Replay(replay::Args),
     Triggers(triggers::Args),
     Completions(completions::Args),
+    Coverage(coverage::CoverageArgs),
+    Test(test::TestArgs),
+    Diverge(diverge::DivergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,5 +94,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::main(a),
         Command::Triggers(a) => triggers::main(a),
         Command::Completions(a) => completions::main(a),
+        Command::Coverage(a) => coverage::coverage(a),
+        Command::Test(a) => test::test(a),
+        Command::Diverge(a) => diverge::diverge_cmd(a),
     }
 }
