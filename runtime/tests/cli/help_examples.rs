@@ -73,3 +73,100 @@ fn exit_comments_are_read() {
     assert_eq!(expected_code("townsfolk diff a b --json   # exit 1"), 1);
     assert_eq!(expected_code("townsfolk run x --ticks 3"), 0);
 }
+
+/// The shell lines of the README's CLI section (its ```sh blocks) that can run as they are:
+/// not the build line, none with a placeholder (`PACK`, `ID`, `[--json]`, `bash|zsh`) and
+/// none writing into the home folder (`~/…`).
+fn readme_cli_lines() -> Vec<String> {
+    let text = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    let section: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("## The `townsfolk` CLI"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect();
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for l in section {
+        if l.starts_with("```") {
+            in_sh = !in_sh && l.trim() == "```sh";
+            continue;
+        }
+        if !in_sh || l.trim().is_empty() {
+            continue;
+        }
+        let command = l.split(" #").next().unwrap_or(l);
+        let placeholder = command.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| c == '\'' || c == '"');
+            w.starts_with('[')
+                || (w.contains('|') && w.len() > 1)
+                || (w
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c == '.')
+                    && w.chars().any(|c| c.is_ascii_uppercase()))
+        });
+        if l.starts_with("cargo ") || placeholder || command.contains('~') {
+            continue;
+        }
+        out.push(l.to_string());
+    }
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn every_runnable_readme_cli_example_runs() {
+    let lines = readme_cli_lines();
+    for want in [
+        "townsfolk schema",
+        "townsfolk info samples/guards.json",
+        "townsfolk trace guards.jsonl",
+        "townsfolk debug samples/guards.json",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(want)),
+            "no runnable README line starts with `{want}`: {lines:#?}"
+        );
+    }
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_townsfolk"))
+        .parent()
+        .expect("the binary's folder")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = temp_path("readme-examples");
+    std::fs::create_dir_all(&dir).expect("example folder");
+    std::os::unix::fs::symlink(repo_root().join("samples"), dir.join("samples"))
+        .expect("link samples/");
+    for line in &lines {
+        let out = Command::new("sh")
+            .args(["-c", line])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(expected_code(line)),
+            "README example `{line}`\n--- stdout ---\n{}\n--- stderr ---\n{stderr}",
+            truncate(&String::from_utf8_lossy(&out.stdout))
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn readme_placeholders_are_skipped() {
+    // The filter itself: a line with a placeholder is not run, a concrete one is.
+    let lines = readme_cli_lines();
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("PACK") || l.contains("[--"))
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("cargo ")));
+}
