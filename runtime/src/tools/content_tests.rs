@@ -146,14 +146,14 @@ fn targets(p: &Program, w: &World, scope: TestScope, out: &mut Vec<u32>) {
     match scope {
         TestScope::World => out.push(u32::MAX),
         TestScope::Npc(i) => out.push(i),
-        TestScope::Tag(tag) => out.extend(
-            (0..w.npcs.len() as u32)
-                .filter(|&i| !w.npcs[i as usize].removed)
-                .filter(|&i| {
-                    let env = crate::world::env::WorldEnv::world(p, w);
-                    crate::expr::Env::has_tag(&env, EntityId::Npc(i), tag)
-                }),
-        ),
+        TestScope::Tag(tag) => {
+            let env = WorldEnv::world(p, w);
+            out.extend(
+                (0..w.npcs.len() as u32)
+                    .filter(|&i| !w.npcs[i as usize].removed)
+                    .filter(|&i| env.has_tag(EntityId::Npc(i), tag)),
+            )
+        }
     }
 }
 
