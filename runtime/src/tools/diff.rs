@@ -12,7 +12,8 @@ use crate::pack::diag::{push_index, push_key};
 use crate::pack::{Node, Pack, TreeDef};
 
 /// Every change from pack `a` to pack `b`, in a fixed order (the pack's settings, the world,
-/// NPCs, objects, trees, areas, events, scenarios, casts, trigger systems, editor data;
+/// NPCs, objects, trees, areas, events, scenarios, casts, trigger systems, content tests,
+/// editor data;
 /// within a kind, `a`'s order, then what `b` added).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PackDiff {
@@ -32,7 +33,7 @@ pub enum Change {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AssetChange {
     /// `pack`, `world`, `npc`, `object`, `tree`, `area`, `event`, `scenario`, `cast`,
-    /// `trigger_system` or `editor`.
+    /// `trigger_system`, `test` (a content test) or `editor`.
     pub kind: &'static str,
     pub id: String,
     pub change: Change,
@@ -102,6 +103,7 @@ pub fn diff(a: &Pack, b: &Pack) -> PackDiff {
             "scenarios",
             "casts",
             "triggers",
+            "tests",
             "editor",
         ] {
             m.remove(k);
@@ -142,6 +144,7 @@ pub fn diff(a: &Pack, b: &Pack) -> PackDiff {
         ("scenario", "scenarios"),
         ("cast", "casts"),
         ("trigger_system", "triggers"),
+        ("test", "tests"),
     ] {
         keyed(&mut out, kind, &list(&ja, k, None), &list(&jb, k, None));
     }
@@ -644,6 +647,26 @@ mod tests {
             .unwrap();
         assert_eq!(c.fields[0].path, "disabled");
         assert!(t.fields.is_empty());
+    }
+
+    #[test]
+    fn content_tests_are_assets_of_their_own() {
+        let a = guards();
+        let mut v = serde_json::to_value(&a).unwrap();
+        v["tests"] = serde_json::json!([
+            {"id": "rested", "rule": "always", "npc": "guard_1", "expr": "fatigue <= 1"}
+        ]);
+        let b = crate::pack::load_str(&v.to_string()).pack.unwrap();
+        let d = diff(&a, &b);
+        assert_eq!(d.changes.len(), 1, "{d:#?}");
+        assert_eq!(
+            (
+                d.changes[0].kind,
+                d.changes[0].id.as_str(),
+                d.changes[0].change
+            ),
+            ("test", "rested", Change::Added)
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub struct User {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Owner {
     /// `tree`, `area`, `npc`, `object`, `world`, `event`, `scenario`, `cast`,
-    /// `trigger_system` or `editor`.
+    /// `trigger_system`, `test` or `editor`.
     pub kind: &'static str,
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -244,6 +244,10 @@ pub fn owner(pack: &Pack, segs: &[Seg]) -> Owner {
             }
             None => world(),
         },
+        ("tests", Some(i)) => pack
+            .tests
+            .get(i)
+            .map_or_else(world, |t| make("test", &t.id, None)),
         ("editor", _) => make("editor", key_at(segs, 1).unwrap_or("editor"), None),
         _ => world(),
     }
@@ -309,6 +313,7 @@ fn assets(pack: &Pack) -> Vec<AssetKind> {
                 .flat_map(|s| s.triggers.iter().map(move |t| format!("{}/{}", s.id, t.id)))
                 .collect(),
         ),
+        kind("tests", pack.tests.iter().map(|t| t.id.clone()).collect()),
         kind("flags", w.flags.keys().cloned().collect()),
         kind("counters", w.counters.keys().cloned().collect()),
         kind(

@@ -10,7 +10,7 @@ use townsfolk_runtime::tools::diff;
 /// Show what changed between two packs, asset by asset and node by node.
 ///
 /// Lists assets (NPCs, objects, trees, areas, events, scenarios, casts, trigger systems,
-/// and the pack's, world's and editor's settings) that were added, removed or changed,
+/// content tests, and the pack's, world's and editor's settings) that were added, removed or changed,
 /// keyed by id; for a changed asset, each field that differs by its JSON path (entries of
 /// lists with ids by id: `templates[drink].max_instances`); for a changed tree, each node
 /// added, removed, moved (to another parent or among its siblings) or whose parameters

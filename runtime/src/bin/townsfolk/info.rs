@@ -10,8 +10,8 @@ use townsfolk_runtime::tools::info;
 /// List a pack's assets by kind and who uses each of them.
 ///
 /// Prints each kind of asset (trees, areas, behaviors offered by area templates, NPCs,
-/// objects, events, scenarios, casts, trigger systems and triggers, flags, counters,
-/// inboxes) with its count and ids, then, for every tree, area, behavior, NPC, object,
+/// objects, events, scenarios, casts, trigger systems and triggers, content tests, flags,
+/// counters, inboxes) with its count and ids, then, for every tree, area, behavior, NPC, object,
 /// inbox, cast, flag, counter, event, scenario and trigger, where it is used (the asset and
 /// the JSON path of each use). Node positions in the `editor` section are not uses. Works on
 /// packs with semantic errors too (it reads the document only).
