@@ -24,6 +24,7 @@ use crate::program::Program;
 use crate::program::areas::proto_of;
 use crate::session::Session;
 use crate::trace::{DebugEvent, Probe, TraceEvent};
+use crate::value::Sym;
 
 /// Runs and outcomes of one behavior-tree node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,6 +97,9 @@ pub struct Tally {
     pub triggers: Vec<TriggerTally>,
     pub events: Vec<EventTally>,
     pub areas: Vec<AreaTally>,
+    /// Per node as written (tree index in the pack, node id): seeds in which it ran in any
+    /// of the places it is compiled into (a subtree inlined twice counts once per seed).
+    pub origin_seeds: BTreeMap<(u32, Sym), u64>,
     pub seeds: u64,
     /// Ticks played, over every seed.
     pub ticks: u64,
@@ -117,16 +121,23 @@ impl Tally {
             triggers: vec![TriggerTally::default(); p.triggers.triggers.len()],
             events: vec![EventTally::default(); p.events.events.len()],
             areas: vec![AreaTally::default(); p.areas.len()],
+            origin_seeds: BTreeMap::new(),
             seeds: 0,
             ticks: 0,
         }
     }
 
     /// Marks what this one seed reached (`seeds` = 1 where anything was counted).
-    fn finish_seed(&mut self) {
+    fn finish_seed(&mut self, p: &Program) {
         self.seeds = 1;
-        for n in self.nodes.iter_mut().flatten() {
-            n.seeds = u64::from(n.runs > 0);
+        for (tree, counts) in p.trees.iter().zip(&mut self.nodes) {
+            for (node, n) in tree.nodes.iter().zip(counts.iter_mut()) {
+                n.seeds = u64::from(n.runs > 0);
+                if n.runs > 0 {
+                    self.origin_seeds
+                        .insert((node.origin_tree, node.origin_id), 1);
+                }
+            }
         }
         for t in self.templates.iter_mut().flatten() {
             t.seeds = u64::from(t.adoptions > 0);
@@ -184,6 +195,9 @@ impl Tally {
             x.peak = x.peak.max(y.peak);
             x.seeds += y.seeds;
         }
+        for (k, n) in &o.origin_seeds {
+            *self.origin_seeds.entry(*k).or_default() += n;
+        }
         self.seeds += o.seeds;
         self.ticks += o.ticks;
     }
@@ -198,7 +212,7 @@ impl Tally {
         &mut self,
         p: &Program,
         area: u32,
-        name: crate::value::Sym,
+        name: Sym,
     ) -> Option<&mut TemplateTally> {
         let t = p.area_rules.get(proto_of(area) as usize)?.template(name)?;
         self.template_mut(area, t as u32)
@@ -364,7 +378,7 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
         }
     }
     tally.ticks = ticks;
-    tally.finish_seed();
+    tally.finish_seed(p);
     tally
 }
 
@@ -516,9 +530,11 @@ impl Report {
                 e.success += x.success;
                 e.failure += x.failure;
                 e.running += x.running;
-                // A node inlined twice may run in the same seed in both places: the seeds
-                // figure of the merged node is at most the seeds played.
-                e.seeds = (e.seeds + x.seeds).min(tally.seeds);
+                e.seeds = tally
+                    .origin_seeds
+                    .get(&(node.origin_tree, node.origin_id))
+                    .copied()
+                    .unwrap_or(0);
             }
         }
         let trees: Vec<TreeRow> = pack
@@ -856,7 +872,35 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_seeds;
+    use super::*;
+
+    /// Two trees inline one subtree; both run in every seed.
+    const SHARED: &str = r#"{"format": "townsfolk-pack", "version": 1, "name": "shared",
+      "world": {"dt": 0.1, "npcs": [{"id": "x", "pos": [1, 1], "tree": "a"},
+                                    {"id": "y", "pos": [2, 2], "tree": "b"}]},
+      "trees": [
+        {"id": "a", "root": {"id": "ra", "type": "subtree", "tree": "shared"}},
+        {"id": "b", "root": {"id": "rb", "type": "subtree", "tree": "shared"}},
+        {"id": "shared", "root": {"id": "w", "type": "wait", "seconds": 100}}]}"#;
+
+    #[test]
+    fn a_subtree_inlined_twice_counts_runs_everywhere_and_each_seed_once() {
+        let pack = crate::program::load_str(SHARED).pack.expect("pack");
+        let (p, diags) = Program::build(&pack);
+        assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+        let p = Arc::new(p);
+        let seeds = [1, 2, 3];
+        let quiet = |_: usize, _: usize| {};
+        let one = run_seeds(&p, &seeds, 10, 1, &quiet);
+        assert_eq!(one, run_seeds(&p, &seeds, 10, 3, &quiet), "thread count");
+        let r = Report::new(&pack, &p, &seeds, 10, &one);
+        let shared = r.trees.iter().find(|t| t.id == "shared").expect("tree");
+        let w = shared.nodes[0].tally;
+        assert_eq!(w.runs, 2 * 10 * 3, "two NPCs, ten ticks, three seeds");
+        assert_eq!(w.running, w.runs);
+        assert_eq!(w.seeds, 3, "each seed once, though it ran in two places");
+        assert!(r.never.is_empty(), "{:?}", r.never);
+    }
 
     #[test]
     fn seed_ranges_include_both_ends() {
