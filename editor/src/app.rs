@@ -106,6 +106,14 @@ impl EditorApp {
         self.files.dialogs.queue(path.map(Path::to_path_buf));
     }
 
+    /// Makes autosave go by `now` instead of the system clock, counting its first 30 s from
+    /// `now()` (tests move this clock instead of sleeping).
+    pub fn set_clock(&mut self, now: impl Fn() -> std::time::Instant + 'static) {
+        self.files.clock = shell::files::Clock::new(now);
+        self.files.autosave =
+            crate::io::Autosave::starting_at(crate::io::AUTOSAVE_INTERVAL, self.files.clock.now());
+    }
+
     /// "Townsfolk — <pack name>", with a dot while there are unsaved changes.
     pub fn window_title(&self) -> String {
         let dirty = if self.doc.is_dirty() { " ●" } else { "" };
@@ -194,6 +202,10 @@ impl EditorApp {
     /// the tree's tab is not open, or the node is not drawn). For tests and tools.
     pub fn tree_card_screen_rect(&self, tree: &str, node: &str) -> Option<egui::Rect> {
         self.views.trees.get(tree)?.card_screen_rect(node)
+    }
+    /// Where an open tree tab drew its canvas in the last frame, in screen points.
+    pub fn tree_canvas_screen_rect(&self, tree: &str) -> Option<egui::Rect> {
+        self.views.trees.get(tree)?.canvas_rect
     }
     /// Whether the theme is dark.
     pub fn is_dark(&self) -> bool {

@@ -137,36 +137,19 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
             ui.separator();
             ui.label(RichText::new("Theme").weak());
             for theme in [Theme::Dark, Theme::Light] {
-                let mark = if app.prefs.theme == theme {
-                    "●"
-                } else {
-                    "○"
-                };
-                item_ui(
-                    ui,
-                    &format!("{mark} {}", theme.label()),
-                    None,
-                    true,
-                    Action::SetTheme(theme),
-                    actions,
-                );
+                if ui.radio(app.prefs.theme == theme, theme.label()).clicked() {
+                    actions.push(Action::SetTheme(theme));
+                    ui.close();
+                }
             }
             ui.separator();
             ui.label(RichText::new("UI scale").weak());
             for scale in SCALES {
-                let mark = if (app.prefs.scale - scale).abs() < 1e-3 {
-                    "●"
-                } else {
-                    "○"
-                };
-                item_ui(
-                    ui,
-                    &format!("{mark} {}", Prefs::scale_label(scale)),
-                    None,
-                    true,
-                    Action::SetScale(scale),
-                    actions,
-                );
+                let on = (app.prefs.scale - scale).abs() < 1e-3;
+                if ui.radio(on, Prefs::scale_label(scale)).clicked() {
+                    actions.push(Action::SetScale(scale));
+                    ui.close();
+                }
             }
         });
         ui.menu_button("Debug", |ui| {

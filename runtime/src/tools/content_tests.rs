@@ -146,11 +146,18 @@ fn targets(p: &Program, w: &World, scope: TestScope, out: &mut Vec<u32>) {
     match scope {
         TestScope::World => out.push(u32::MAX),
         TestScope::Npc(i) => out.push(i),
-        TestScope::Tag(tag) => out.extend(
-            (0..w.npcs.len() as u32)
-                .filter(|&i| !w.npcs[i as usize].removed)
-                .filter(|&i| crate::world::env::has_tag(p, w, EntityId::Npc(i), tag)),
-        ),
+        TestScope::Tag(tag) => {
+            let env = WorldEnv {
+                program: p,
+                world: w,
+                npc: u32::MAX,
+            };
+            out.extend(
+                (0..w.npcs.len() as u32)
+                    .filter(|&i| !w.npcs[i as usize].removed)
+                    .filter(|&i| env.has_tag(EntityId::Npc(i), tag)),
+            )
+        }
     }
 }
 

@@ -271,6 +271,25 @@ impl Probe for Recorder<'_> {
 }
 
 impl Recorder<'_> {
+    /// One event of tick 0's trace: status changes stand for node runs.
+    fn start_event(&mut self, ev: &TraceEvent) {
+        if let TraceEvent::Status { tree, node, to, .. } = *ev {
+            self.event(&DebugEvent::Enter { npc: 0, tree, node }, None);
+            self.event(
+                &DebugEvent::Result {
+                    npc: 0,
+                    tree,
+                    node,
+                    from: Status::Idle,
+                    to,
+                },
+                None,
+            );
+        } else {
+            self.trace(ev);
+        }
+    }
+
     fn trace(&mut self, ev: &TraceEvent) {
         let p = self.program;
         let t = &mut *self.tally;
@@ -354,12 +373,16 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
     let mut tally = Tally::new(p);
     let mut s = Session::new(program.clone(), seed);
     let mut counts = vec![0u64; p.areas.len()];
-    // Who stands in an area at the start entered it without a trace event: one visit each.
-    for n in s.world().npcs.iter().filter(|n| n.alive()) {
-        for &a in &n.areas {
-            if let Some(x) = tally.areas.get_mut(proto_of(a) as usize) {
-                x.visits += 1;
-            }
+    // Tick 0 (NPCs entering the areas they start in, their OnEnter handlers) ran before any
+    // probe could watch; the session keeps its trace, read here. Its node runs are known
+    // from status changes only: a node run several times within tick 0 counts once.
+    {
+        let mut rec = Recorder {
+            program: p,
+            tally: &mut tally,
+        };
+        for ev in s.trace() {
+            rec.start_event(ev);
         }
     }
     for _ in 0..ticks {
@@ -899,6 +922,31 @@ mod tests {
         assert_eq!(w.runs, 2 * 10 * 3, "two NPCs, ten ticks, three seeds");
         assert_eq!(w.running, w.runs);
         assert_eq!(w.seeds, 3, "each seed once, though it ran in two places");
+        assert!(r.never.is_empty(), "{:?}", r.never);
+    }
+
+    #[test]
+    fn tick_0_on_enter_handlers_and_visits_are_counted() {
+        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "start",
+          "world": {"dt": 0.1, "npcs": [{"id": "ada", "pos": [5, 5], "tree": "idle"}]},
+          "trees": [
+            {"id": "idle", "root": {"id": "w", "type": "wait", "seconds": 100}},
+            {"id": "hello", "root": {"id": "hi", "type": "log", "text": "hello"}}],
+          "areas": [{"id": "nest", "shape": {"rect": {"min": [0, 0], "max": [10, 10]}},
+                     "handlers": {"on_enter": "hello"}}]}"#;
+        let pack = crate::program::load_str(text).pack.expect("pack");
+        let (p, diags) = Program::build(&pack);
+        assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+        let p = Arc::new(p);
+        let t = run_seeds(&p, &[1, 2], 5, 1, &|_, _| {});
+        let r = Report::new(&pack, &p, &[1, 2], 5, &t);
+        let hello = r.trees.iter().find(|t| t.id == "hello").expect("tree");
+        assert_eq!(hello.nodes[0].tally.runs, 2, "ran at tick 0 of each seed");
+        assert_eq!(hello.nodes[0].tally.success, 2);
+        assert_eq!(hello.nodes[0].tally.seeds, 2);
+        let nest = &r.areas[0].2;
+        assert_eq!(nest.visits, 2, "entered at tick 0 of each seed");
+        assert_eq!(nest.peak, 1);
         assert!(r.never.is_empty(), "{:?}", r.never);
     }
 

@@ -82,13 +82,13 @@ pub(super) fn open_session(
     }
 }
 
-/// Reads commands line by line (from `script`, or standard input) and prints each reply on
-/// its own line. Lines that are not UTF-8 are read lossily (they then fail to parse, with a
-/// reply).
-pub(super) fn each_line(
+/// Runs a line tool over `script` (or standard input): one JSON reply per line on stdout,
+/// a located error reply for a bad line (the session goes on). The exit code: 1 when any
+/// line was refused.
+pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
     script: Option<&Path>,
-    mut reply: impl FnMut(&str) -> Option<String>,
-) -> anyhow::Result<()> {
+    tool: &mut T,
+) -> anyhow::Result<ExitCode> {
     let mut input: Box<dyn std::io::BufRead> = match script {
         Some(f) => Box::new(std::io::BufReader::new(
             std::fs::File::open(f).with_context(|| format!("cannot read {}", f.display()))?,
@@ -97,18 +97,15 @@ pub(super) fn each_line(
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        if let Some(r) = reply(&String::from_utf8_lossy(&buf)) {
-            writeln!(out, "{r}")?;
-            out.flush()?;
-        }
+    let bad = townsfolk_runtime::tools::run(tool, &mut input, &mut out)?;
+    if bad > 0 {
+        eprintln!(
+            "error: {bad} line{} refused (the replies with \"ok\": false say where and why)",
+            if bad == 1 { " was" } else { "s were" }
+        );
+        return Ok(ExitCode::from(1));
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn print_diags(file: &Path, diags: &[Diagnostic]) {

@@ -19,8 +19,5 @@ pub(super) fn debug(
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         eprintln!("warning: saved breakpoint {id} ignored: {e}");
     }
-    each_line(script, |line| {
-        protocol::handle_line(&mut dbg, line).map(|r| r.to_string())
-    })?;
-    Ok(ExitCode::SUCCESS)
+    run_tool(script, &mut dbg)
 }

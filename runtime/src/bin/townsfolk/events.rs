@@ -17,6 +17,5 @@ pub(super) fn events(
     let Some(mut session) = townsfolk_runtime::tools::events::ScriptSession::new(program, s) else {
         return Ok(ExitCode::from(1));
     };
-    each_line(script, |line| session.line(line))?;
-    Ok(ExitCode::SUCCESS)
+    run_tool(script, &mut session)
 }

@@ -23,7 +23,6 @@ use townsfolk_runtime::Session;
 use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
 use townsfolk_runtime::pack::{self, Diagnostic};
 use townsfolk_runtime::program::{self, Program};
-use townsfolk_runtime::tools::debug as protocol;
 
 #[derive(Parser)]
 #[command(

@@ -11,9 +11,8 @@ pub(super) fn triggers(
     seed: u64,
     explain: &[String],
 ) -> anyhow::Result<ExitCode> {
-    use townsfolk_runtime::debug::explain;
     use townsfolk_runtime::tools::triggers as script;
-    let (_, mut session) = match open_session(path, seed, None, "run") {
+    let (_, session) = match open_session(path, seed, None, "run") {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
@@ -27,33 +26,11 @@ pub(super) fn triggers(
             }
         }
     }
-    let bytes =
-        std::fs::read(events).with_context(|| format!("cannot read {}", events.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    // Start: the triggers see the world as it begins.
-    session.run_triggers();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for (n, line) in text.lines().enumerate() {
-        let Some(line) = townsfolk_runtime::tools::content(line) else {
-            continue;
-        };
-        match script::step_line(&mut session, line) {
-            Ok(v) => writeln!(out, "{v}")?,
-            Err(e) => {
-                out.flush()?;
-                eprintln!("{}:{}: error: {e}", events.display(), n + 1);
-                return Ok(ExitCode::from(1));
-            }
-        }
-    }
-    for t in wanted {
-        if let Some(x) = explain::explain(session.program(), session.world(), t) {
-            writeln!(out, "{}", serde_json::json!({ "explain": x }))?;
-        }
-    }
+    let mut tool = script::Script::new(session, wanted);
+    let code = run_tool(Some(events), &mut tool)?;
+    let session = tool.session;
     for problem in session.problems() {
         eprintln!("warning: {problem}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
