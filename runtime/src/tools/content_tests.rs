@@ -147,11 +147,7 @@ fn targets(p: &Program, w: &World, scope: TestScope, out: &mut Vec<u32>) {
         TestScope::World => out.push(u32::MAX),
         TestScope::Npc(i) => out.push(i),
         TestScope::Tag(tag) => {
-            let env = WorldEnv {
-                program: p,
-                world: w,
-                npc: u32::MAX,
-            };
+            let env = WorldEnv::world(p, w);
             out.extend(
                 (0..w.npcs.len() as u32)
                     .filter(|&i| !w.npcs[i as usize].removed)
