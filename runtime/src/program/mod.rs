@@ -987,10 +987,11 @@ impl Builder<'_> {
                 self.warn(path, format!("layout for unknown tree `{tid}`"));
                 continue;
             };
-            let mut ids = HashSet::new();
+            let mut ids = Vec::new();
             collect_ids(&t.root, &mut ids);
+            ids.sort_unstable();
             for nid in layout.nodes.keys() {
-                if !ids.contains(nid.as_str()) {
+                if ids.binary_search(&nid.as_str()).is_err() {
                     self.warn(
                         key(&key(&path, "nodes"), nid),
                         format!("layout for unknown node `{nid}` of tree `{tid}`"),
@@ -1001,8 +1002,8 @@ impl Builder<'_> {
     }
 }
 
-fn collect_ids<'a>(n: &'a crate::pack::Node, out: &mut HashSet<&'a str>) {
-    out.insert(&n.id);
+fn collect_ids<'a>(n: &'a crate::pack::Node, out: &mut Vec<&'a str>) {
+    out.push(&n.id);
     for c in &n.children {
         collect_ids(c, out);
     }

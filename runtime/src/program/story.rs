@@ -138,7 +138,12 @@ pub fn build<B: Resolver + ResponseCompiler>(
         ..Library::default()
     };
     let known_ids: Vec<&str> = pack.events.iter().map(|e| e.id.as_str()).collect();
-    let written = written_names(pack);
+    // Only the events' preconditions need it.
+    let written = if pack.events.is_empty() {
+        Default::default()
+    } else {
+        written_names(pack)
+    };
     for (i, e) in pack.events.iter().enumerate() {
         let ev = compile_event(b, &lib, e, i, &known_ids, &written);
         lib.events.push(ev);
@@ -308,40 +313,70 @@ fn compile_event<B: Resolver + ResponseCompiler>(
 /// Flags and counters the world declares or something in the pack writes: walks the whole
 /// pack for responses (`set_flag`, …, wherever they sit, so trigger responses count too) and
 /// behavior-tree `set` nodes.
+///
+/// Every section but the trees and their layouts is walked as JSON (any object with a `do`
+/// or a `"type": "set"`, wherever it sits). Trees are walked as they are typed: in a tree
+/// only a `set` node can match (no node has a `do` field, no other node or blackboard entry
+/// has the type `set`), and layouts hold positions only, so serializing the bulk of a big
+/// pack is skipped without changing the result.
 fn written_names(pack: &Pack) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut flags: BTreeSet<String> = pack.world.flags.keys().cloned().collect();
     let mut counters: BTreeSet<String> = pack.world.counters.keys().cloned().collect();
-    let Ok(v) = serde_json::to_value(pack) else {
-        return (flags, counters);
-    };
-    let mut stack = vec![&v];
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::Object(m) => {
-                let s = |k: &str| m.get(k).and_then(|x| x.as_str()).map(str::to_string);
-                match m.get("do").and_then(|x| x.as_str()) {
-                    Some("set_flag" | "toggle_flag") => flags.extend(s("flag")),
-                    Some("set_counter" | "add_counter") => counters.extend(s("counter")),
-                    Some("copy_counter") => counters.extend(s("to")),
-                    _ => {}
-                }
-                if m.get("type").and_then(|x| x.as_str()) == Some("set")
-                    && let Some(var) = s("var")
-                {
-                    if let Some(f) = var.strip_prefix("flags.").or(var.strip_prefix("flag.")) {
-                        flags.insert(f.to_string());
+    let declared = (flags.clone(), counters.clone());
+    fn set_var(var: &str, flags: &mut BTreeSet<String>, counters: &mut BTreeSet<String>) {
+        if let Some(f) = var.strip_prefix("flags.").or(var.strip_prefix("flag.")) {
+            flags.insert(f.to_string());
+        }
+        if let Some(c) = var
+            .strip_prefix("counters.")
+            .or(var.strip_prefix("counter."))
+        {
+            counters.insert(c.to_string());
+        }
+    }
+    let sections = [
+        serde_json::to_value(&pack.world),
+        serde_json::to_value(&pack.areas),
+        serde_json::to_value(&pack.events),
+        serde_json::to_value(&pack.scenarios),
+        serde_json::to_value(&pack.casts),
+        serde_json::to_value(&pack.triggers),
+        serde_json::to_value(&pack.editor.breakpoints),
+    ];
+    for v in &sections {
+        let Ok(v) = v else {
+            return declared;
+        };
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let s = |k: &str| m.get(k).and_then(|x| x.as_str()).map(str::to_string);
+                    match m.get("do").and_then(|x| x.as_str()) {
+                        Some("set_flag" | "toggle_flag") => flags.extend(s("flag")),
+                        Some("set_counter" | "add_counter") => counters.extend(s("counter")),
+                        Some("copy_counter") => counters.extend(s("to")),
+                        _ => {}
                     }
-                    if let Some(c) = var
-                        .strip_prefix("counters.")
-                        .or(var.strip_prefix("counter."))
+                    if m.get("type").and_then(|x| x.as_str()) == Some("set")
+                        && let Some(var) = m.get("var").and_then(|x| x.as_str())
                     {
-                        counters.insert(c.to_string());
+                        set_var(var, &mut flags, &mut counters);
                     }
+                    stack.extend(m.values());
                 }
-                stack.extend(m.values());
+                serde_json::Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
             }
-            serde_json::Value::Array(a) => stack.extend(a.iter()),
-            _ => {}
+        }
+    }
+    for t in &pack.trees {
+        let mut stack = vec![&t.root];
+        while let Some(n) = stack.pop() {
+            if let crate::pack::NodeKind::Set { var, .. } = &n.kind {
+                set_var(var, &mut flags, &mut counters);
+            }
+            stack.extend(n.children.iter());
         }
     }
     (flags, counters)

@@ -1,6 +1,6 @@
 //! Compiling a tree definition into a flat [`Tree`], checking it on the way.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{MAX_COMPILED_NODES, TreeCompiler};
 use crate::bt::{AreaAction, CNode, Op, Recipient, Target, Tree, VarRef};
@@ -35,9 +35,13 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
         too_big: false,
     };
     let tpath = index("trees", ti);
-    // Node ids must be unique within their tree.
-    let mut ids: HashMap<&str, String> = HashMap::new();
-    check_ids(c, &def.root, &key(&tpath, "root"), &mut ids);
+    // Node ids must be unique within their tree. A quick pass without paths first: the
+    // reporting pass (which names where each id was first used) runs only on a problem.
+    let mut seen: HashSet<&str> = HashSet::new();
+    if !ids_unique(&def.root, &mut seen) {
+        let mut ids: HashMap<&str, String> = HashMap::new();
+        check_ids(c, &def.root, &key(&tpath, "root"), &mut ids);
+    }
     if def.root.disabled {
         c.warning(
             key(&tpath, "root"),
@@ -58,6 +62,11 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
         );
     }
     cx.tree
+}
+
+/// True when every node id of the subtree is non-empty and seen once.
+fn ids_unique<'a>(n: &'a Node, seen: &mut HashSet<&'a str>) -> bool {
+    !n.id.is_empty() && seen.insert(&n.id) && n.children.iter().all(|c| ids_unique(c, seen))
 }
 
 fn check_ids<'a, C: TreeCompiler>(
@@ -682,24 +691,39 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
-    // Edges: tree -> (path of the subtree node, referenced tree).
-    let mut edges: Vec<Vec<(String, usize)>> = vec![Vec::new(); pack.trees.len()];
-    for (ti, t) in pack.trees.iter().enumerate() {
-        let mut stack = vec![(&t.root, key(&index("trees", ti), "root"))];
-        while let Some((n, path)) = stack.pop() {
-            if n.disabled {
-                continue;
-            }
-            if let NodeKind::Subtree { tree } = &n.kind
-                && let Some(&to) = ids.get(tree.as_str())
-            {
-                edges[ti].push((path.clone(), to));
-            }
-            for (k, ch) in n.children.iter().enumerate().rev() {
-                stack.push((ch, index(&key(&path, "children"), k)));
-            }
+    // Edges: tree -> (where the subtree node is: child positions from the root, referenced
+    // tree), in pre-order. The JSON path is written only for a cycle's report.
+    fn walk(
+        n: &Node,
+        ids: &HashMap<&str, usize>,
+        at: &mut Vec<usize>,
+        out: &mut Vec<(Vec<usize>, usize)>,
+    ) {
+        if n.disabled {
+            return;
+        }
+        if let NodeKind::Subtree { tree } = &n.kind
+            && let Some(&to) = ids.get(tree.as_str())
+        {
+            out.push((at.clone(), to));
+        }
+        for (k, ch) in n.children.iter().enumerate() {
+            at.push(k);
+            walk(ch, ids, at, out);
+            at.pop();
         }
     }
+    let mut edges: Vec<Vec<(Vec<usize>, usize)>> = vec![Vec::new(); pack.trees.len()];
+    for (ti, t) in pack.trees.iter().enumerate() {
+        walk(&t.root, &ids, &mut Vec::new(), &mut edges[ti]);
+    }
+    let node_path = |ti: usize, at: &[usize]| {
+        let mut path = key(&index("trees", ti), "root");
+        for &k in at {
+            path = index(&key(&path, "children"), k);
+        }
+        path
+    };
     // Iterative depth-first search; 0 = new, 1 = on the stack, 2 = done.
     let mut color = vec![0u8; pack.trees.len()];
     for start in 0..pack.trees.len() {
@@ -712,7 +736,7 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
             let (t, next) = *top;
             if next < edges[t].len() {
                 top.1 += 1;
-                let (path, to) = edges[t][next].clone();
+                let to = edges[t][next].1;
                 match color[to] {
                     0 => {
                         color[to] = 1;
@@ -725,6 +749,7 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
                             .map(|&(x, _)| pack.trees[x].id.as_str())
                             .collect();
                         chain.push(&pack.trees[to].id);
+                        let path = node_path(t, &edges[t][next].0);
                         c.error(
                             key(&path, "tree"),
                             format!(
