@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::responses::{self as respond, CResponse, ResponseCompiler};
+use super::ctx::Ctx;
+use super::responses::{self as respond, CResponse};
 use super::tracker::Graph;
 use crate::expr::{Expr, Resolver, Scope};
 use crate::pack::diag::{index, key};
@@ -128,11 +129,7 @@ fn hint(word: &str, known: &[&str]) -> String {
 }
 
 /// Compiles the library and scenarios. `idx` comes from [`index_ids`].
-pub fn build<B: Resolver + ResponseCompiler>(
-    b: &mut B,
-    pack: &Pack,
-    idx: HashMap<String, u32>,
-) -> Library {
+pub(crate) fn build(b: &mut Ctx<'_>, pack: &Pack, idx: HashMap<String, u32>) -> Library {
     let mut lib = Library {
         index: idx,
         ..Library::default()
@@ -182,8 +179,8 @@ pub fn build<B: Resolver + ResponseCompiler>(
     lib
 }
 
-fn compile_event<B: Resolver + ResponseCompiler>(
-    b: &mut B,
+fn compile_event(
+    b: &mut Ctx<'_>,
     lib: &Library,
     e: &EventDef,
     i: usize,
@@ -191,7 +188,7 @@ fn compile_event<B: Resolver + ResponseCompiler>(
     written: &(BTreeSet<String>, BTreeSet<String>),
 ) -> CEvent {
     let path = index("events", i);
-    let day = |b: &mut B, v: Option<i64>, field: &str, dflt: i64| match v {
+    let day = |b: &mut Ctx<'_>, v: Option<i64>, field: &str, dflt: i64| match v {
         None => dflt,
         Some(d) if (-MAX_DAY..=MAX_DAY).contains(&d) => d,
         Some(d) => {
@@ -265,7 +262,7 @@ fn compile_event<B: Resolver + ResponseCompiler>(
             }
         }
     });
-    let responses = |b: &mut B, list: &[crate::pack::Response], field: &str| {
+    let responses = |b: &mut Ctx<'_>, list: &[crate::pack::Response], field: &str| {
         list.iter()
             .enumerate()
             .filter_map(|(k, r)| respond::compile(b, r, &index(&key(&path, field), k)))
@@ -384,7 +381,7 @@ fn written_names(pack: &Pack) -> (BTreeSet<String>, BTreeSet<String>) {
 
 /// Reports every cycle (one per strongly connected group, named `a → b → a`). Returns true
 /// if the library is acyclic. Iterative, so huge libraries cannot overflow the stack.
-fn cycles<B: ResponseCompiler>(b: &mut B, pack: &Pack, lib: &Library) -> bool {
+fn cycles(b: &mut Ctx<'_>, pack: &Pack, lib: &Library) -> bool {
     let n = lib.events.len();
     // Edges source -> target.
     let mut outs: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -488,7 +485,7 @@ fn show_day(d: i64) -> String {
 /// its window starts and every dependency could have ended (a dependency ends at the
 /// earliest on the day it opens). Reported for the event whose own window is too early,
 /// naming the ancestor that holds it back.
-fn windows<B: ResponseCompiler>(b: &mut B, lib: &Library) {
+fn windows(b: &mut Ctx<'_>, lib: &Library) {
     let n = lib.events.len();
     let mut earliest = vec![i64::MIN; n];
     // Which dependency sets `earliest` (None: the event's own `not_before`).
@@ -526,8 +523,8 @@ fn windows<B: ResponseCompiler>(b: &mut B, lib: &Library) {
     }
 }
 
-fn compile_scenario<B: ResponseCompiler>(
-    b: &mut B,
+fn compile_scenario(
+    b: &mut Ctx<'_>,
     lib: &Library,
     pack: &Pack,
     si: usize,
@@ -668,7 +665,7 @@ fn possible(e: &CEvent, success: bool) -> bool {
 
 /// Events of a scenario that can never open from its start, and mandatory events that some
 /// outcome path (or an optional event left unlaunched) makes impossible.
-fn reachability<B: ResponseCompiler>(b: &mut B, lib: &Library, c: &CScenario, si: usize) {
+fn reachability(b: &mut Ctx<'_>, lib: &Library, c: &CScenario, si: usize) {
     let spath = index("scenarios", si);
     let n = c.nodes.len();
     let order = {
@@ -789,5 +786,14 @@ fn reachability<B: ResponseCompiler>(b: &mut B, lib: &Library, c: &CScenario, si
                 ),
             ));
         }
+    }
+}
+
+impl super::ctx::Ctx<'_> {
+    pub(crate) fn events(&mut self) {
+        let pack = self.pack;
+        let idx = index_ids(pack, &mut self.diags);
+        self.p.events.index = idx.clone();
+        self.p.events = build(self, pack, idx);
     }
 }
