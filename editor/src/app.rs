@@ -106,6 +106,14 @@ impl EditorApp {
         self.files.dialogs.queue(path.map(Path::to_path_buf));
     }
 
+    /// Makes autosave go by `now` instead of the system clock, counting its first 30 s from
+    /// `now()` (tests move this clock instead of sleeping).
+    pub fn set_clock(&mut self, now: impl Fn() -> std::time::Instant + 'static) {
+        self.files.clock = shell::files::Clock::new(now);
+        self.files.autosave =
+            crate::io::Autosave::starting_at(crate::io::AUTOSAVE_INTERVAL, self.files.clock.now());
+    }
+
     /// "Townsfolk — <pack name>", with a dot while there are unsaved changes.
     pub fn window_title(&self) -> String {
         let dirty = if self.doc.is_dirty() { " ●" } else { "" };
@@ -194,6 +202,10 @@ impl EditorApp {
     /// the tree's tab is not open, or the node is not drawn). For tests and tools.
     pub fn tree_card_screen_rect(&self, tree: &str, node: &str) -> Option<egui::Rect> {
         self.views.trees.get(tree)?.card_screen_rect(node)
+    }
+    /// Where an open tree tab drew its canvas in the last frame, in screen points.
+    pub fn tree_canvas_screen_rect(&self, tree: &str) -> Option<egui::Rect> {
+        self.views.trees.get(tree)?.canvas_rect
     }
     /// Whether the theme is dark.
     pub fn is_dark(&self) -> bool {
@@ -332,6 +344,19 @@ impl EditorApp {
                 shell::dock::show_tab(&mut self.dock, tab.clone());
                 self.inspected = Some(tab);
             }
+            Action::RenameAsset { asset, new } => {
+                let done =
+                    crate::document::rename_asset(self.doc.pack(), asset.kind, &asset.id, &new)
+                        .and_then(|e| self.doc.apply(e));
+                self.status = Some(match done {
+                    Ok(()) => format!(
+                        "Renamed {} `{}` to `{new}`",
+                        asset.kind.label().to_lowercase(),
+                        asset.id
+                    ),
+                    Err(e) => format!("Rename: {e}"),
+                });
+            }
             Action::Reveal(at) => {
                 self.views.reveal(&mut self.doc, &at);
                 let tab = Tab::Asset(at.asset);
@@ -347,6 +372,13 @@ impl EditorApp {
             Action::ResetLayout => self.dock = shell::dock::default_layout(),
             Action::SetTheme(theme) => self.prefs.theme = theme,
             Action::SetScale(scale) => self.prefs.scale = scale,
+            Action::SetTreeDirection(dir) => {
+                if self.doc.pack().editor.tree_direction != dir
+                    && let Err(e) = self.doc.apply(crate::document::Edit::TreeDirection(dir))
+                {
+                    self.status = Some(format!("Tree direction: {e}"));
+                }
+            }
             Action::PlayPause => {
                 if self.preview.session.is_some() {
                     self.preview.playing = !self.preview.playing;
@@ -382,6 +414,8 @@ impl eframe::App for EditorApp {
         self.doc.poll();
         shell::files::on_frame(self, &ctx);
         self.handle_keys(&ctx);
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
 
         if self.dock.find_tab(&Tab::Preview).is_some() {
             let dt = f64::from(ctx.input(|i| i.stable_dt));
@@ -425,6 +459,8 @@ impl eframe::App for EditorApp {
         for a in actions {
             self.perform(&ctx, a);
         }
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
         self.views
             .retain_open(&shell::dock::open_assets(&self.dock));
 

@@ -292,19 +292,20 @@ fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut P
             Some(s) => {
                 let w = s.world();
                 let minutes = (w.hour * 60.0).floor() as i64;
-                ui.label(RichText::new(format!("tick {}", w.tick)).monospace())
+                // Each on one line: at a large UI scale the toolbar wraps between them.
+                let one_line = |text: String| {
+                    egui::Label::new(RichText::new(text).monospace()).extend()
+                };
+                ui.add(one_line(format!("tick {}", w.tick)))
                     .on_hover_text("Simulation ticks since the start");
-                ui.label(
-                    RichText::new(format!(
-                        "day {}  {:02}:{:02}",
-                        w.day,
-                        minutes / 60,
-                        minutes % 60
-                    ))
-                    .monospace(),
-                )
+                ui.add(one_line(format!(
+                    "day {}  {:02}:{:02}",
+                    w.day,
+                    minutes / 60,
+                    minutes % 60
+                )))
                 .on_hover_text("In-game clock");
-                ui.label(RichText::new(format!("hash {:016x}", s.hash())).monospace())
+                ui.add(one_line(format!("hash {:016x}", s.hash())))
                     .on_hover_text(
                         "Hash of the whole world state: the same pack, seed and tick always give the same hash",
                     );
@@ -314,11 +315,14 @@ fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut P
             }
         }
         if stale && running {
-            ui.label(
-                RichText::new("● pack edited since start")
-                    .color(style::WARNING_COLOR)
-                    .small(),
-            )
+            ui.horizontal(|ui| {
+                style::dot_label_ui(
+                    ui,
+                    RichText::new("pack edited since start").small(),
+                    style::WARNING_COLOR,
+                )
+            })
+            .inner
             .on_hover_text("The preview runs the pack as it was when it started; Restart to run the edits.");
         }
     });
@@ -505,7 +509,9 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         );
     }
 
-    // Static objects.
+    // Static objects. Their labels, and the NPCs' animation texts, are kept clear of the
+    // NPCs' names.
+    let mut obstacles = Vec::with_capacity(p.objects.len());
     for o in &p.objects {
         let c = x.to_screen(o.pos);
         let r = (o.radius as f32 * x.scale).max(3.0);
@@ -516,13 +522,13 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
             _ => Color32::from_rgb(95, 105, 125),
         };
         painter.circle(c, r, fill, Stroke::new(1.0, Color32::from_gray(180)));
-        painter.text(
+        obstacles.push(painter.text(
             c + vec2(0.0, r + 2.0),
             Align2::CENTER_TOP,
             &o.id,
             small.clone(),
             Color32::from_gray(175),
-        );
+        ));
     }
 
     // NPCs: interpolated positions, target lines, bodies, labels, speech.
@@ -570,13 +576,13 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         match npc.show {
             Some((true, text)) => speech_bubble(&painter, s, npc_r, p.sym(text)),
             Some((false, anim)) => {
-                painter.text(
+                obstacles.push(painter.text(
                     s + vec2(0.0, npc_r + 3.0),
                     Align2::CENTER_TOP,
                     format!("*{}*", p.sym(anim)),
                     FontId::proportional(12.0),
                     color,
-                );
+                ));
             }
             None => {}
         }
@@ -588,7 +594,7 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         view.last_npcs.push((name, s));
     }
     let label_font = FontId::proportional(13.0);
-    let hidden = place_npc_labels(&painter, &labels, npc_r, &label_font);
+    let hidden = place_npc_labels(&painter, &labels, &obstacles, npc_r, &label_font);
 
     // Picking.
     let nearest = |at: Pos2| {
@@ -662,11 +668,13 @@ fn label_candidates(at: Pos2, r: f32, size: egui::Vec2) -> [Rect; 6] {
     ]
 }
 
-/// Draws each label in the first place where it covers neither another label nor an NPC;
-/// returns the names that had no room (shown on hover instead).
+/// Draws each label in the first place where it covers no other label, no NPC and none of
+/// the `obstacles` (texts already drawn); returns the names that had no room (shown on hover
+/// instead).
 fn place_npc_labels(
     painter: &egui::Painter,
     labels: &[NpcLabel],
+    obstacles: &[Rect],
     r: f32,
     font: &FontId,
 ) -> Vec<String> {
@@ -685,7 +693,7 @@ fn place_npc_labels(
         let size = galley.size();
         let spot = label_candidates(l.at, r, size).into_iter().find(|c| {
             let c = c.shrink(1.0);
-            !taken.iter().any(|t| t.intersects(c))
+            !taken.iter().chain(obstacles).any(|t| t.intersects(c))
                 && !bodies
                     .iter()
                     .enumerate()

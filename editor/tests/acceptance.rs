@@ -6,54 +6,20 @@
 //! The preview keeps requesting repaints while it plays, so this uses `run_steps(n)`, never
 //! `run()`.
 
-use egui::{Event, Key, Modifiers, Pos2, vec2};
+mod common;
+
+use common::{
+    assert_framed, by_label_on_row, by_label_starting, click_at, guards_app, harness, has, menu,
+    open_tree_from_assets, press, right_click_at, type_text,
+};
+
+use egui::{Key, Modifiers, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use townsfolk_editor::EditorApp;
 use townsfolk_editor::document::tree::find;
+use townsfolk_editor::document::{AssetKind, Target, find_usages};
 use townsfolk_runtime::pack::{self, NodeKind, Pack};
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(|_cc| app)
-}
-
-fn click_at(h: &mut Harness<'static, EditorApp>, pos: Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    h.drag_at(pos);
-    h.run_steps(1);
-    h.drop_at(pos);
-    h.run_steps(2);
-}
-
-fn press(h: &mut Harness<'static, EditorApp>, modifiers: Modifiers, key: Key) {
-    h.key_press_modifiers(modifiers, key);
-    h.run_steps(2);
-}
-
-fn type_text(h: &mut Harness<'static, EditorApp>, text: &str) {
-    h.event(Event::Text(text.to_string()));
-    h.run_steps(2);
-}
-
-/// Clicks a menu of the menu bar, then the item whose label starts with `item_starting`.
-fn menu(h: &mut Harness<'static, EditorApp>, menu: &str, item_starting: &str) {
-    h.get_by_label(menu).click();
-    h.run_steps(2);
-    let node = h
-        .query_all_by_label_contains(item_starting)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with(item_starting))
-        })
-        .unwrap_or_else(|| panic!("no `{item_starting}` item in the {menu} menu"));
-    node.click();
-    h.run_steps(2);
-}
 
 /// The kind of node `node` of tree `patrol` in the open document.
 fn patrol_node(h: &Harness<'static, EditorApp>, node: &str) -> Option<NodeKind> {
@@ -85,14 +51,7 @@ fn insert_a_wait_set_it_undo_redo_save_and_read_it_back() {
     h.run_steps(3);
 
     // Open the tree from the asset browser: a tree tab with the tree editor.
-    let row = h
-        .query_all_by_label_contains("patrol")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("patrol"))
-        })
-        .expect("the asset browser lists the patrol tree");
+    let row = by_label_starting(&h, "patrol").expect("the asset browser lists the patrol tree");
     row.click();
     h.run_steps(4);
     assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
@@ -190,27 +149,89 @@ fn a_find_hit_opens_its_tree_and_selects_and_frames_the_node() {
     press(&mut h, Modifiers::COMMAND, Key::F);
     type_text(&mut h, "to_market");
     press(&mut h, Modifiers::NONE, Key::Enter);
-    let hit = h
-        .query_all_by_label_contains("to_market")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with("to_market:"))
-        })
-        .expect("a hit on the to_market node");
+    let hit = by_label_starting(&h, "to_market:").expect("a hit on the to_market node");
     hit.click();
     h.run_steps(4);
     assert!(h.state().open_tabs().contains(&"Tree patrol".to_string()));
     assert_eq!(h.state().document().selection.items, ["to_market"]);
-    assert!(
-        h.state()
-            .tree_card_screen_rect("patrol", "to_market")
-            .is_some(),
-        "the tree editor draws the node"
-    );
+    assert_framed(&h, "patrol", "to_market");
     // The inspector dock tab shows the node (its id with the Rename button).
     assert!(
         h.query_all_by_label_contains("Rename").next().is_some(),
         "the inspector shows the selected node"
+    );
+}
+
+#[test]
+fn find_usages_of_a_tree_lists_the_hits_and_a_hit_opens_and_frames_its_node() {
+    let mut h = guards_app();
+    open_tree_from_assets(&mut h, "patrol — Patrol", "patrol");
+
+    // The context menu of the empty canvas: find usages of this tree.
+    let expected = find_usages(h.state().pack(), &Target::Tree("patrol".into()));
+    let in_trees: Vec<_> = expected
+        .iter()
+        .filter(|hit| hit.asset.kind == AssetKind::Tree && hit.item.is_some())
+        .collect();
+    assert!(
+        !in_trees.is_empty(),
+        "a subtree node runs patrol: {expected:?}"
+    );
+    let canvas = h
+        .state()
+        .tree_canvas_screen_rect("patrol")
+        .expect("the patrol tab draws its canvas");
+    right_click_at(&mut h, canvas.left_top() + vec2(30.0, 30.0));
+    h.get_by_label("Find usages of this tree").click();
+    h.run_steps(3);
+    let n = expected.len();
+    let s = if n == 1 { "" } else { "s" };
+    assert!(
+        has(&h, &format!("Usages of tree `patrol` — {n} hit{s}")),
+        "the find results list the hits"
+    );
+
+    // A hit opens the tree it is in, selects its node and frames it.
+    let hit = in_trees[0];
+    let node = hit.item.clone().expect("in a node");
+    by_label_starting(&h, &format!("{node}: "))
+        .expect("the hit's row")
+        .click();
+    h.run_steps(4);
+    let tab = format!("Tree {}", hit.asset.id);
+    assert!(
+        h.state().open_tabs().contains(&tab),
+        "{:?}",
+        h.state().open_tabs()
+    );
+    assert_eq!(
+        h.state().document().selection.items,
+        std::slice::from_ref(&node)
+    );
+    assert_framed(&h, &hit.asset.id, &node);
+}
+
+#[test]
+fn the_blackboard_uses_count_is_reachable_in_the_inspector_dock_tab() {
+    let mut h = guards_app();
+    open_tree_from_assets(&mut h, "guard — Guard", "guard");
+    let target = Target::Var {
+        tree: Some("guard".into()),
+        var: "fatigue".into(),
+    };
+    let n = find_usages(h.state().pack(), &target).len();
+    let count = n.to_string();
+    // The uses count on fatigue's row: scrolled to, then clicked (it finds the usages).
+    by_label_on_row(&h, "fatigue", &count)
+        .expect("the uses count on fatigue's row")
+        .scroll_to_me();
+    h.run_steps(3);
+    by_label_on_row(&h, "fatigue", &count)
+        .expect("the uses count on fatigue's row")
+        .click();
+    h.run_steps(3);
+    assert!(
+        has(&h, &format!("Usages of variable `fatigue` — {n} hits")),
+        "the uses count was reachable"
     );
 }

@@ -3,28 +3,20 @@
 //! The preview keeps requesting repaints while it plays, so these tests use
 //! `run_steps(n)`, never `run()`.
 
+mod common;
+
+use common::{harness, has};
+
 use egui::Key;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use townsfolk_editor::{DEFAULT_PACK, EditorApp};
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(|_cc| app)
-}
-
-fn has_label_containing(h: &Harness<'_, EditorApp>, text: &str) -> bool {
-    h.query_all_by_label_contains(text).next().is_some()
-}
 
 #[test]
 fn sample_opens_clean_and_lists_its_assets() {
     let mut h = harness(EditorApp::with_default_pack());
     h.run_steps(3);
     assert_eq!(h.state().error_count(), 0, "{:#?}", h.state().diagnostics());
-    assert!(has_label_containing(&h, "0 errors"));
+    assert!(has(&h, "0 errors"));
     assert!(
         h.state().session().is_some(),
         "the sample should start a preview"
@@ -62,10 +54,7 @@ fn the_asset_filter_narrows_every_kind() {
     h.get_by_role_and_label(Role::TextInput, "Filter")
         .type_text(&npc.id);
     h.run_steps(3);
-    assert!(has_label_containing(
-        &h,
-        &format!("{}  ·  {}", npc.id, npc.tree)
-    ));
+    assert!(has(&h, &format!("{}  ·  {}", npc.id, npc.tree)));
     // A tree that does not match is gone from the list.
     let other = pack
         .trees
@@ -155,10 +144,10 @@ fn selecting_an_npc_in_the_list_fills_the_inspector() {
     h.get_by_label("merchant  ·  merchant").click();
     h.run_steps(3);
     assert_eq!(h.state().selected_npc(), Some("merchant"));
-    assert!(has_label_containing(&h, "Tree merchant (live)"));
-    assert!(has_label_containing(&h, "Blackboard"));
-    assert!(has_label_containing(&h, "Inboxes"));
-    assert!(has_label_containing(&h, "flags.alarm"));
+    assert!(has(&h, "Tree merchant (live)"));
+    assert!(has(&h, "Blackboard"));
+    assert!(has(&h, "Inboxes"));
+    assert!(has(&h, "flags.alarm"));
 }
 
 #[test]
@@ -173,7 +162,7 @@ fn clicking_an_npc_in_the_preview_selects_it() {
     h.drop_at(at);
     h.run_steps(3);
     assert_eq!(h.state().selected_npc(), Some("cat"));
-    assert!(has_label_containing(&h, "Tree cat (live)"));
+    assert!(has(&h, "Tree cat (live)"));
 }
 
 #[test]
@@ -188,10 +177,10 @@ fn a_pack_with_errors_opens_but_does_not_run() {
     assert!(h.state().error_count() >= 1);
     assert!(h.state().session().is_none());
     assert!(h.state().tick().is_none());
-    assert!(has_label_containing(&h, "fix them to run the preview"));
-    assert!(has_label_containing(&h, "no_such_tree"));
+    assert!(has(&h, "fix them to run the preview"));
+    assert!(has(&h, "no_such_tree"));
     // The assets still show.
-    assert!(has_label_containing(&h, "cat  ·  no_such_tree"));
+    assert!(has(&h, "cat  ·  no_such_tree"));
 }
 
 #[test]
@@ -199,9 +188,9 @@ fn unreadable_input_shows_diagnostics_and_never_panics() {
     let mut h = harness(EditorApp::from_text("{ \"format\": ", "garbage.json"));
     h.run_steps(3);
     assert!(h.state().document().is_read_only());
-    assert!(has_label_containing(&h, "1 error"));
-    assert!(has_label_containing(&h, "invalid JSON"));
-    assert!(has_label_containing(&h, "could not be opened as a pack"));
+    assert!(has(&h, "1 error"));
+    assert!(has(&h, "invalid JSON"));
+    assert!(has(&h, "could not be opened as a pack"));
     // Shortcuts on an empty editor are harmless.
     h.key_press(Key::Space);
     h.key_press(Key::Period);
@@ -211,7 +200,7 @@ fn unreadable_input_shows_diagnostics_and_never_panics() {
     let missing = std::path::Path::new("/nonexistent/townsfolk/pack.json");
     let mut h = harness(EditorApp::from_file(missing));
     h.run_steps(2);
-    assert!(has_label_containing(&h, "cannot read file"));
+    assert!(has(&h, "cannot read file"));
 }
 
 /// The inspector shows the behaviors an NPC adopted from smart areas under the request nodes
@@ -229,7 +218,7 @@ fn the_inspector_shows_adopted_behaviors_under_their_request_node() {
     h.get_by_label("ada  ·  cycle4").click();
     h.run_steps(3);
     assert_eq!(h.state().selected_npc(), Some("ada"));
-    assert!(has_label_containing(&h, "adopted `work` from city"));
-    assert!(has_label_containing(&h, "adopted `work` from smithy"));
-    assert!(has_label_containing(&h, "hammer"));
+    assert!(has(&h, "adopted `work` from city"));
+    assert!(has(&h, "adopted `work` from smithy"));
+    assert!(has(&h, "hammer"));
 }

@@ -5,33 +5,15 @@
 //! The preview keeps requesting repaints while it plays, so these tests use `run_steps(n)`,
 //! never `run()`.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+mod common;
+
+use common::{MemStorage, assert_framed, harness, has, menu, temp_dir};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use townsfolk_editor::document::Edit;
 use townsfolk_editor::{DEFAULT_PACK, EditorApp, io};
 use townsfolk_runtime::pack;
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size([1400.0, 900.0])
-        .with_step_dt(1.0 / 60.0)
-        .build_eframe(|_cc| app)
-}
-
-fn has(h: &Harness<'_, EditorApp>, text: &str) -> bool {
-    h.query_all_by_label_contains(text).next().is_some()
-}
-
-/// A fresh folder for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("townsfolk-shell-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 /// Renames the pack: an undoable edit that makes the document dirty.
 fn rename_pack(h: &mut Harness<'_, EditorApp>, name: &str) {
@@ -47,25 +29,9 @@ fn rename_pack(h: &mut Harness<'_, EditorApp>, name: &str) {
     assert!(h.state().document().is_dirty());
 }
 
-/// Clicks a menu of the menu bar, then an item in it.
-fn menu(h: &mut Harness<'_, EditorApp>, menu: &str, item_starting: &str) {
-    h.get_by_label(menu).click();
-    h.run_steps(2);
-    let node = h
-        .query_all_by_label_contains(item_starting)
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.starts_with(item_starting))
-        })
-        .unwrap_or_else(|| panic!("no `{item_starting}` item in the {menu} menu"));
-    node.click();
-    h.run_steps(2);
-}
-
 #[test]
 fn recovery_is_offered_after_a_crash_and_recovers_the_changes() {
-    let dir = temp_dir("recovery");
+    let dir = temp_dir("shell", "recovery");
     let file = dir.join("guards.json");
     std::fs::write(&file, DEFAULT_PACK).expect("write the pack");
     // The editor autosaved changes, then died before saving.
@@ -98,7 +64,7 @@ fn recovery_is_offered_after_a_crash_and_recovers_the_changes() {
 #[test]
 fn export_is_refused_listing_the_problems_while_errors_remain() {
     let broken = DEFAULT_PACK.replacen("\"tree\": \"cat\"", "\"tree\": \"no_such_tree\"", 1);
-    let dir = temp_dir("export");
+    let dir = temp_dir("shell", "export");
     let dest = dir.join("out.json");
     let mut app = EditorApp::from_text(&broken, "broken.json");
     app.answer_next_dialog(Some(&dest));
@@ -148,7 +114,7 @@ fn new_with_unsaved_changes_asks_and_cancel_keeps_them() {
 
 #[test]
 fn open_with_unsaved_changes_can_save_them_first() {
-    let dir = temp_dir("open");
+    let dir = temp_dir("shell", "open");
     let saved = dir.join("edited.json");
     let other = dir.join("other.json");
     std::fs::write(&other, include_str!("../../samples/plaza.json")).expect("write");
@@ -200,11 +166,11 @@ fn undo_and_redo_through_the_edit_menu() {
     menu(&mut h, "Edit", "Redo");
     assert_eq!(h.state().pack().name, "Edited guards");
     assert!(h.state().document().is_dirty());
-    assert!(has(&h, "● modified"));
+    assert!(has(&h, "modified"));
 }
 
 #[test]
-fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
+fn clicking_a_problem_opens_its_asset_and_selects_and_frames_the_item() {
     // A tree node with a bad expression, and an NPC with a missing tree.
     let broken = DEFAULT_PACK.replacen("\"tree\": \"cat\"", "\"tree\": \"no_such_tree\"", 1);
     let mut h = harness(EditorApp::from_text(&broken, "broken.json"));
@@ -223,7 +189,11 @@ fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
 
     let pack = pack::load_str(DEFAULT_PACK).pack.expect("reads");
     let tree = &pack.trees[0];
-    let child = &tree.root.children[0];
+    // The last leaf: away from the middle of the fitted tree, so framing it moves the view.
+    let mut child = &tree.root;
+    while let Some(last) = child.children.last() {
+        child = last;
+    }
     let bad = DEFAULT_PACK.replacen(
         &format!("\"id\": \"{}\"", child.id),
         &format!("\"id\": \"{}\", \"bogus_field\": 1", child.id),
@@ -244,35 +214,19 @@ fn clicking_a_problem_opens_its_asset_and_selects_the_node() {
     assert_eq!(h.state().open_tabs(), vec![format!("Tree {}", tree.id)]);
     let sel = &h.state().document().selection;
     assert_eq!(sel.items, vec![child.id.clone()]);
-}
-
-/// eframe storage in memory.
-#[derive(Default)]
-struct MemStorage(BTreeMap<String, String>);
-
-impl eframe::Storage for MemStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
+    assert_framed(&h, &tree.id, &child.id);
 }
 
 #[test]
 fn theme_scale_and_recent_files_persist_between_runs() {
-    let dir = temp_dir("persist");
+    let dir = temp_dir("shell", "persist");
     let file = dir.join("guards.json");
     std::fs::write(&file, DEFAULT_PACK).expect("write");
     let mut h = harness(EditorApp::from_file(&file));
     h.run_steps(2);
     assert!(h.state().is_dark());
-    menu(&mut h, "View", "○ Light");
-    menu(&mut h, "View", "○ 150%");
+    menu(&mut h, "View", "Light");
+    menu(&mut h, "View", "150%");
     h.run_steps(2);
     assert!(!h.state().is_dark());
     assert_eq!(h.state().ui_scale(), 1.5);
@@ -309,7 +263,7 @@ fn theme_scale_and_recent_files_persist_between_runs() {
 
 #[test]
 fn save_writes_canonical_bytes_and_a_read_only_pack_is_never_overwritten() {
-    let dir = temp_dir("save");
+    let dir = temp_dir("shell", "save");
     let file = dir.join("guards.json");
     std::fs::write(&file, DEFAULT_PACK).expect("write");
     let mut h = harness(EditorApp::from_file(&file));

@@ -2,130 +2,16 @@
 //! canvas, type-to-insert, the inspector, the canvas shortcuts. Fields are found by the labels
 //! a user sees; cards by where the tab drew them.
 
-use egui::{Event, Key, Modifiers, Pos2, Rect, vec2};
+mod common;
+
+use common::tree_app::{App, TWO_TREES, card, click_card, harness, ids, shape, tree};
+use common::{click_at, drag, press, press_and_copied, type_text};
+
+use egui::{Event, Key, Modifiers, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use townsfolk_editor::document::Document;
-use townsfolk_editor::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
-use townsfolk_editor::views::{ViewCtx, ViewRequest};
-use townsfolk_runtime::pack::{self, NodeKind, Pack, TreeDef};
-
-struct App {
-    doc: Document,
-    tabs: Vec<TreeTab>,
-    active: usize,
-    requests: Vec<ViewRequest>,
-}
-
-impl App {
-    fn tab(&self) -> &TreeTab {
-        &self.tabs[self.active]
-    }
-}
-
-fn harness(pack_json: &str, trees: &[&str]) -> Harness<'static, App> {
-    let loaded = pack::load_str(pack_json);
-    assert!(loaded.pack.is_some(), "{:?}", loaded.diagnostics);
-    let app = App {
-        doc: Document::from_loaded(loaded, None),
-        tabs: trees.iter().map(|t| TreeTab::new(t)).collect(),
-        active: 0,
-        requests: Vec::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size(vec2(1400.0, 900.0))
-        .with_step_dt(0.05)
-        .build_ui_state(
-            |ui, app: &mut App| {
-                app.doc.poll();
-                let App {
-                    doc,
-                    tabs,
-                    active,
-                    requests,
-                } = app;
-                let tab = &mut tabs[*active];
-                let mut cx = ViewCtx { doc, requests };
-                egui::Panel::right("inspector")
-                    .exact_size(420.0)
-                    .show(ui, |ui| tree_inspector_ui(ui, tab, &mut cx));
-                egui::CentralPanel::default().show(ui, |ui| tree_tab_ui(ui, tab, &mut cx));
-            },
-            app,
-        );
-    h.run_steps(3);
-    h
-}
-
-fn tree<'a>(h: &'a Harness<'static, App>, id: &str) -> &'a TreeDef {
-    h.state().doc.pack().tree(id).expect("the tree exists")
-}
-
-/// `(id, type, child ids)` of every node, depth first: a compact picture of a tree.
-fn shape(t: &TreeDef) -> Vec<(String, String, Vec<String>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![&t.root];
-    while let Some(n) = stack.pop() {
-        out.push((
-            n.id.clone(),
-            n.kind.type_name().to_string(),
-            n.children.iter().map(|c| c.id.clone()).collect(),
-        ));
-        stack.extend(n.children.iter().rev());
-    }
-    out
-}
-
-fn ids(t: &TreeDef) -> Vec<String> {
-    shape(t).into_iter().map(|(id, _, _)| id).collect()
-}
-
-fn card(h: &Harness<'static, App>, node: &str) -> Rect {
-    h.state()
-        .tab()
-        .card_screen_rect(node)
-        .unwrap_or_else(|| panic!("card `{node}` is drawn"))
-}
-
-fn click_at(h: &mut Harness<'static, App>, pos: Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    h.drag_at(pos);
-    h.run_steps(1);
-    h.drop_at(pos);
-    h.run_steps(2);
-}
-
-/// Clicks a card (selects it and gives the canvas the keyboard).
-fn click_card(h: &mut Harness<'static, App>, node: &str) {
-    let at = card(h, node).center() + vec2(0.0, 6.0);
-    click_at(h, at);
-    assert_eq!(h.state().doc.selection.items, vec![node.to_string()]);
-}
-
-fn press(h: &mut Harness<'static, App>, modifiers: Modifiers, key: Key) {
-    h.key_press_modifiers(modifiers, key);
-    h.run_steps(2);
-}
-
-fn type_text(h: &mut Harness<'static, App>, text: &str) {
-    h.event(Event::Text(text.to_string()));
-    h.run_steps(2);
-}
-
-/// Drags from one screen point to another in small steps.
-fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(1);
-    for k in 1..=8 {
-        h.hover_at(from + (to - from) * (k as f32 / 8.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(3);
-}
+use townsfolk_editor::views::ViewRequest;
+use townsfolk_runtime::pack::{self, NodeKind, Pack};
 
 const ONE_TREE: &str = r#"{
   "format": "townsfolk-pack", "version": 1, "name": "Small", "world": {},
@@ -324,32 +210,6 @@ fn build_a_small_tree_through_the_ui_undo_redo_and_save_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-const TWO_TREES: &str = r#"{
-  "format": "townsfolk-pack", "version": 1, "name": "Two", "world": {
-    "npcs": [{"id": "bob", "pos": [1, 1], "tree": "main"}]
-  },
-  "trees": [
-    {"id": "main", "root": {"id": "root", "type": "selector", "children": [
-      {"id": "busy", "type": "sequence", "children": [
-        {"id": "look", "type": "wait", "seconds": 1},
-        {"id": "walk", "type": "move_to", "target": {"point": [3, 4]}}
-      ]},
-      {"id": "idle", "type": "wait", "seconds": 5},
-      {"id": "helper_call", "type": "subtree", "tree": "other"}
-    ]}},
-    {"id": "other", "root": {"id": "top", "type": "sequence", "children": [
-      {"id": "look", "type": "wait", "seconds": 2}
-    ]}}
-  ],
-  "editor": {
-    "trees": {"main": {"nodes": {
-      "root": {"pos": [0, 0]}, "busy": {"pos": [-200, 120]}, "look": {"pos": [-300, 240]},
-      "walk": {"pos": [-100, 240]}, "idle": {"pos": [0, 120]}, "helper_call": {"pos": [200, 120]}
-    }}},
-    "breakpoints": [{"id": 1, "on": "node", "tree": "main", "node": "idle"}]
-  }
-}"#;
-
 #[test]
 fn renaming_a_node_with_f2_moves_its_layout_and_breakpoints() {
     let mut h = harness(TWO_TREES, &["main"]);
@@ -389,25 +249,7 @@ fn renaming_a_node_with_f2_moves_its_layout_and_breakpoints() {
 fn copy_in_one_tree_and_paste_into_another_makes_ids_unique() {
     let mut h = harness(TWO_TREES, &["main", "other"]);
     click_card(&mut h, "busy");
-    // The harness runs one frame per queued event: the copy is in the output of the frame
-    // that got the key.
-    h.event(Event::Key {
-        key: Key::C,
-        physical_key: None,
-        pressed: true,
-        repeat: false,
-        modifiers: Modifiers::COMMAND,
-    });
-    h.step();
-    let copied = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .find_map(|c| match c {
-            egui::OutputCommand::CopyText(t) => Some(t.clone()),
-            _ => None,
-        });
+    let copied = press_and_copied(&mut h, Modifiers::COMMAND, Key::C);
     let copied = copied.expect("Ctrl+C put text on the clipboard");
     assert!(copied.contains("\"busy\""));
 

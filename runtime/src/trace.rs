@@ -33,6 +33,15 @@ pub enum TraceEvent {
         inbox: Sym,
         message: Sym,
     },
+    /// A message reached its recipient's inbox (message delivery, at the end of the tick it
+    /// was sent in; or a scripted message).
+    Received {
+        tick: u64,
+        from: EntityId,
+        to: EntityId,
+        inbox: Sym,
+        message: Sym,
+    },
     Flag {
         tick: u64,
         name: u32,
@@ -286,6 +295,7 @@ impl TraceEvent {
         match *self {
             TraceEvent::Status { tick, .. }
             | TraceEvent::Message { tick, .. }
+            | TraceEvent::Received { tick, .. }
             | TraceEvent::Flag { tick, .. }
             | TraceEvent::Counter { tick, .. }
             | TraceEvent::Say { tick, .. }
@@ -390,6 +400,20 @@ pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_
             message,
         } => json!({"tick": tick, "kind": "message", "from": entity(p, from), "to": entity(p, to),
                     "inbox": p.sym(inbox), "message": p.sym(message)}),
+        TraceEvent::Received {
+            tick,
+            from,
+            to,
+            inbox,
+            message,
+        } => {
+            let name = |e: EntityId| match e {
+                EntityId::Npc(i) => npc(p, i),
+                e => entity(p, e),
+            };
+            json!({"tick": tick, "kind": "received", "from": name(from), "to": name(to),
+                   "inbox": p.sym(inbox), "message": p.sym(message)})
+        }
         TraceEvent::Flag { tick, name, value } => json!({"tick": tick, "kind": "flag",
             "name": p.flags.names.get(name as usize), "value": value}),
         TraceEvent::Counter { tick, name, value } => json!({"tick": tick, "kind": "counter",

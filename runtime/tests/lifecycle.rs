@@ -237,8 +237,9 @@ fn spawned_npc_enters_the_area_it_appears_in() {
     assert!(on_enter, "OnEnter runs for the spawned rat");
 }
 
-/// Item 2: NPCs placed inside an area get OnEnter at tick 0 (run in the first tick), like
-/// the triggers that count them inside from the start.
+/// Item 2: NPCs placed inside an area get OnEnter at tick 0, with an `enter` trace line at
+/// tick 0, like the triggers that count them inside from the start (the handler used to run
+/// in tick 1, and no `enter` was traced).
 #[test]
 fn npcs_inside_an_area_at_start_get_on_enter() {
     let p = pack(
@@ -261,9 +262,22 @@ fn npcs_inside_an_area_at_start_get_on_enter() {
     assert_eq!(
         ada.len(),
         1,
-        "ada starts inside the nest: its OnEnter runs once, in the first tick; trace: {trace:?}"
+        "ada starts inside the nest: its OnEnter runs once, at tick 0; trace: {trace:?}"
     );
-    assert_eq!(tick(ada[0]), 1);
+    assert_eq!(tick(ada[0]), 0);
+    let hello: Vec<u64> = about(&trace, "log", "ada")
+        .into_iter()
+        .filter(|e| e["text"] == "hello")
+        .map(tick)
+        .collect();
+    assert_eq!(hello, [0], "the OnEnter handler ran at tick 0");
+    let entered: Vec<(u64, &J)> = about(&trace, "enter", "ada")
+        .into_iter()
+        .map(|e| (tick(e), &e["area"]))
+        .collect();
+    assert_eq!(entered, [(0, &json!("nest"))], "an `enter` line at tick 0");
+    let first = trace.first().map(tick);
+    assert_eq!(first, Some(0), "the trace starts with tick 0");
     assert!(
         about(&trace, "handler", "cy").is_empty(),
         "cy starts outside: no handler"
@@ -791,4 +805,180 @@ fn dynamic_area_appearing_over_the_dead_and_the_removed_is_entered_by_the_living
         .filter_map(|e| e["npc"].as_str())
         .collect();
     assert_eq!(entered, ["witness"], "only the living enter the new area");
+}
+
+/// Deliver 4: one reader of the world for every tree. An area's handler about a removed NPC
+/// sees it nowhere: its `in_area` node agrees with `distance`/`pos` (the ticking host used to
+/// read the raw position itself, so a removed NPC was still "inside" the area it left).
+#[test]
+fn handler_sees_a_removed_npc_in_no_area() {
+    let p = pack(
+        json!([{"id": "a", "pos": [4.0, 5.0], "tree": "idle"}, clock_npc()]),
+        json!([
+            idle("idle"),
+            clock_tree(1.0, 2.0),
+            {"id": "bye", "root": {"id": "bye_sel", "type": "selector", "children": [
+                {"id": "bye_seq", "type": "sequence", "children": [
+                    {"id": "bye_in", "type": "in_area", "area": "bar"},
+                    {"id": "bye_still", "type": "log", "text": "still inside"}
+                ]},
+                {"id": "bye_left", "type": "log", "text": "left"}
+            ]}}
+        ]),
+        json!([{"id": "bar", "shape": {"rect": {"min": [0.0, 0.0], "max": [10.0, 10.0]}},
+                "handlers": {"on_exit": "bye"}}]),
+        on_go(json!([{"do": "remove", "npc": "a"}])),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let trace = run(&mut s, 30);
+    let logs: Vec<&str> = about(&trace, "log", "a")
+        .into_iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        logs,
+        ["left"],
+        "the OnExit handler of a removed NPC finds it in no area"
+    );
+}
+
+/// A probe that keeps the `kind` of every trace event it is shown.
+struct Kinds(Vec<String>, std::sync::Arc<townsfolk_runtime::Program>);
+
+impl townsfolk_runtime::trace::Probe for Kinds {
+    fn event(
+        &mut self,
+        ev: &townsfolk_runtime::trace::DebugEvent<'_>,
+        _env: Option<&dyn townsfolk_runtime::expr::Env>,
+    ) -> bool {
+        if let townsfolk_runtime::trace::DebugEvent::Trace(t) = ev {
+            let v = townsfolk_runtime::trace::trace_value(&self.1, t);
+            self.0.push(v["kind"].as_str().unwrap_or("").to_string());
+        }
+        false
+    }
+}
+
+/// Deliver 2 (one event stream): a message delivered at the end of the tick goes through the
+/// same stream as every other world change, so the trace, the debugger's probe and the
+/// trigger index all hear it (delivery used to tell only the trigger index).
+#[test]
+fn delivered_message_reaches_trace_probe_and_triggers() {
+    let p = pack(
+        json!([
+            {"id": "porter", "pos": [5.0, 5.0], "tree": "idle"},
+            {"id": "knocker", "pos": [6.0, 5.0], "tree": "knock"}
+        ]),
+        json!([
+            idle("idle"),
+            {"id": "knock", "root": {"id": "k_seq", "type": "sequence", "children": [
+                {"id": "k_w", "type": "wait", "seconds": 0.5},
+                {"id": "k_send", "type": "send_message", "to": "porter", "inbox": "door",
+                 "message": "knock"},
+                {"id": "k_rest", "type": "wait", "seconds": 100000.0}
+            ]}}
+        ]),
+        json!([]),
+        json!([{"id": "s", "owner": "world", "triggers": [
+            {"id": "bell", "when": {"type": "received", "who": "porter", "message": "knock"},
+             "responses": [{"do": "log", "text": "ring"}]}
+        ]}]),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let trace = run(&mut s, 20);
+    let sent = kind(&trace, "message").map(tick).next().expect("sent");
+    let got: Vec<&J> = kind(&trace, "received").collect();
+    assert_eq!(got.len(), 1, "one delivery traced: {trace:?}");
+    assert_eq!(
+        tick(got[0]),
+        sent,
+        "delivered at the end of the tick it was sent in"
+    );
+    assert_eq!(
+        (
+            &got[0]["to"],
+            &got[0]["from"],
+            &got[0]["message"],
+            &got[0]["inbox"]
+        ),
+        (
+            &json!("porter"),
+            &json!("knocker"),
+            &json!("knock"),
+            &json!("door")
+        )
+    );
+    let rang: Vec<u64> = kind(&trace, "trigger").map(tick).collect();
+    assert_eq!(rang, [sent + 1], "the trigger hears it in the next pass");
+
+    let mut s = session(&p);
+    let mut probe = Kinds(Vec::new(), s.program().clone());
+    for _ in 0..20 {
+        assert!(s.step_probed(&mut probe));
+    }
+    assert_eq!(
+        probe.0.iter().filter(|k| *k == "received").count(),
+        1,
+        "the probe is shown the delivery: {:?}",
+        probe.0
+    );
+}
+
+/// Deliver 2 (one event stream): the scripted `event` lines of `townsfolk triggers` go
+/// through the stream too: the trace hears the areas entered and left and the messages, as
+/// the trigger index does (they used to be told to the trigger index only).
+#[test]
+fn scripted_events_reach_the_trace_and_the_triggers() {
+    use townsfolk_runtime::tools::triggers::apply_line;
+    let p = pack(
+        json!([{"id": "ada", "pos": [30.0, 30.0], "tree": "idle"}]),
+        json!([idle("idle")]),
+        json!([{"id": "nest", "shape": {"rect": {"min": [0.0, 0.0], "max": [10.0, 10.0]}}}]),
+        json!([{"id": "s", "owner": "world", "triggers": [
+            {"id": "in", "when": {"type": "in_area", "who": "ada", "area": "nest"},
+             "responses": [{"do": "log", "text": "in"}]},
+            {"id": "hi", "when": {"type": "received", "who": "ada", "message": "hi"},
+             "responses": [{"do": "log", "text": "hi"}]}
+        ]}]),
+        json!([]),
+    );
+    let mut s = session(&p);
+    let lines = [
+        (
+            r#"{"event": "enter", "npc": "ada", "area": "nest"}"#,
+            "enter",
+            "s/in",
+        ),
+        (
+            r#"{"event": "message", "to": "ada", "message": "hi"}"#,
+            "received",
+            "s/hi",
+        ),
+        (
+            r#"{"event": "exit", "npc": "ada", "area": "nest"}"#,
+            "exit",
+            "",
+        ),
+    ];
+    s.set_tracing(true);
+    for (line, heard, fired) in lines {
+        s.clear_trace();
+        apply_line(&mut s, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let trace: Vec<J> = s
+            .trace()
+            .iter()
+            .map(|e| serde_json::from_str(&s.trace_json(e)).expect("json"))
+            .collect();
+        let heard_it = kind(&trace, heard).any(|e| e["npc"] == "ada" || e["to"] == "ada");
+        assert!(heard_it, "{line}: the trace hears `{heard}`: {trace:?}");
+        let fired_now: Vec<&J> = kind(&trace, "trigger").collect();
+        if fired.is_empty() {
+            assert!(fired_now.is_empty(), "{line}: {fired_now:?}");
+        } else {
+            assert_eq!(fired_now.len(), 1, "{line}: {trace:?}");
+            assert_eq!(fired_now[0]["trigger"], fired, "{line}");
+        }
+    }
 }

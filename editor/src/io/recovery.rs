@@ -115,10 +115,16 @@ pub struct Autosave {
 }
 
 impl Autosave {
+    /// Counts the first interval from now.
     pub fn new(interval: Duration) -> Autosave {
+        Autosave::starting_at(interval, Instant::now())
+    }
+
+    /// Counts the first interval from `start` (a clock of the caller's: tests move it).
+    pub fn starting_at(interval: Duration, start: Instant) -> Autosave {
         Autosave {
             interval,
-            last: Instant::now(),
+            last: start,
             saved_revision: None,
         }
     }

@@ -4,6 +4,7 @@
 //! persistence of prefs, layout and recent files. The file work itself is `crate::io`'s.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use egui::RichText;
 use townsfolk_runtime::pack::Pack;
@@ -63,6 +64,8 @@ pub(crate) struct Files {
     pub error: Option<String>,
     /// Writes the recovery file of a dirty document every 30 s.
     pub autosave: io::Autosave,
+    /// The time autosave goes by.
+    pub clock: Clock,
     /// Close the window on the next frame (quitting was confirmed).
     quit_now: bool,
 }
@@ -79,6 +82,7 @@ impl Files {
             export: None,
             error: None,
             autosave: io::Autosave::new(io::AUTOSAVE_INTERVAL),
+            clock: Clock::default(),
             quit_now: false,
         }
     }
@@ -94,6 +98,20 @@ impl Files {
 
     pub fn open_export(&mut self) {
         self.export.get_or_insert_with(ExportWindow::default).done = None;
+    }
+}
+
+/// The time autosave goes by: the system's, or one a test moves.
+#[derive(Default)]
+pub(crate) struct Clock(Option<Box<dyn Fn() -> Instant>>);
+
+impl Clock {
+    pub fn new(now: impl Fn() -> Instant + 'static) -> Clock {
+        Clock(Some(Box::new(now)))
+    }
+
+    pub fn now(&self) -> Instant {
+        self.0.as_ref().map_or_else(Instant::now, |f| f())
     }
 }
 
@@ -137,7 +155,8 @@ impl EditorApp {
         }
         self.inspected = Some(Tab::Preview);
         self.files.changed_on_disk = false;
-        self.files.autosave = io::Autosave::new(io::AUTOSAVE_INTERVAL);
+        self.files.autosave =
+            io::Autosave::starting_at(io::AUTOSAVE_INTERVAL, self.files.clock.now());
         self.files.watcher = self.doc.path().and_then(|p| io::Watcher::new(p).ok());
         self.restart_preview();
     }
@@ -281,7 +300,7 @@ pub(crate) fn on_frame(app: &mut EditorApp, ctx: &egui::Context) {
         app.files.prompt = Some(Pending::Quit);
     }
 
-    match app.files.autosave.tick(&app.doc, std::time::Instant::now()) {
+    match app.files.autosave.tick(&app.doc, app.files.clock.now()) {
         Some(Ok(path)) => app.status = Some(format!("Autosaved to {}", path.display())),
         Some(Err(e)) => app.status = Some(format!("Autosave failed: {e}")),
         None => {}

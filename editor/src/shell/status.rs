@@ -4,7 +4,7 @@
 use egui::RichText;
 
 use crate::EditorApp;
-use crate::shell::style::{ERROR_COLOR, OK_COLOR, WARNING_COLOR, count};
+use crate::shell::style::{ERROR_COLOR, OK_COLOR, WARNING_COLOR, count, dot_label_ui};
 
 pub(crate) fn status_bar_ui(ui: &mut egui::Ui, app: &EditorApp) {
     let doc = &app.doc;
@@ -16,7 +16,7 @@ pub(crate) fn status_bar_ui(ui: &mut egui::Ui, app: &EditorApp) {
         };
         ui.label(RichText::new(file).monospace());
         if doc.is_dirty() {
-            ui.label(RichText::new("● modified").color(WARNING_COLOR))
+            dot_label_ui(ui, RichText::new("modified"), WARNING_COLOR)
                 .on_hover_text("Unsaved changes (autosaved to a recovery file every 30 s)");
         } else {
             ui.label(RichText::new("saved").weak());

@@ -17,6 +17,19 @@ pub(crate) fn status_color(s: Status) -> Color32 {
     }
 }
 
+/// A filled dot and a one-line label in `color` (egui's default fonts have no "●", so the dot
+/// is painted). The response is the label's, for a hover text.
+pub(crate) fn dot_label_ui(
+    ui: &mut egui::Ui,
+    text: egui::RichText,
+    color: Color32,
+) -> egui::Response {
+    let d = ui.text_style_height(&egui::TextStyle::Body) * 0.55;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(d, d), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), d / 2.0, color);
+    ui.add(egui::Label::new(text.color(color)).wrap_mode(egui::TextWrapMode::Extend))
+}
+
 /// "1 error", "2 warnings".
 pub(crate) fn count(n: usize, what: &str) -> String {
     if n == 1 {

@@ -212,6 +212,10 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             | TraceEvent::GroupLeave { npc, .. }
             | TraceEvent::GroupSplit { npc, .. }
             | TraceEvent::GroupMerge { npc, .. } => Some(npc),
+            TraceEvent::Received { from, to, .. } => match (to, from) {
+                (EntityId::Npc(n), _) | (_, EntityId::Npc(n)) => Some(n),
+                _ => None,
+            },
             TraceEvent::Message { from, to, .. } => match (from, to) {
                 (EntityId::Npc(n), _) | (_, EntityId::Npc(n)) => Some(n),
                 _ => None,

@@ -342,13 +342,30 @@ fn protocol_survives_garbage_and_answers_every_line() {
     // containing the words; `Ok((stopped, tick))` is `"ok": true` stopped there; `None` is no
     // reply at all.
     type Want = Option<Result<(&'static str, u64), &'static str>>;
-    let lines: [(&str, Want); 28] = [
+    let lines: [(&str, Want); 31] = [
         ("", None),
         ("# a comment", None),
         ("garbage", Some(Err("not a JSON command"))),
         ("[1, 2]", Some(Err("a command is a JSON object"))),
-        ("{}", Some(Err("missing \"cmd\""))),
-        ("{\"cmd\": 5}", Some(Err("\"cmd\""))),
+        ("{}", Some(Err("missing `cmd`"))),
+        // Issue 12 item 4: `cmd` of the wrong kind is named as such, not "missing".
+        (
+            "{\"cmd\": 5}",
+            Some(Err("`cmd` must be a string naming a command")),
+        ),
+        // Unknown fields are an error naming them (they used to be ignored).
+        (
+            "{\"cmd\": \"inspect\", \"npcs\": \"ada\"}",
+            Some(Err("unknown field `npcs` (known: `cmd`, `npc`)")),
+        ),
+        (
+            "{\"cmd\": \"break\", \"on\": \"node\", \"tree\": \"patrol\", \"node\": \"x\", \"npcs\": 1}",
+            Some(Err("unknown field `npcs`")),
+        ),
+        (
+            "{\"cmd\": \"tick\", \"ticks\": 3}",
+            Some(Err("unknown field `ticks`")),
+        ),
         ("{\"cmd\": \"nope\"}", Some(Err("unknown command `nope`"))),
         ("{\"cmd\": \"break\"}", Some(Err("missing field `on`"))),
         (
@@ -369,7 +386,9 @@ fn protocol_survives_garbage_and_answers_every_line() {
         ),
         (
             "{\"cmd\": \"step\", \"kind\": \"sideways\"}",
-            Some(Err("unknown step kind `sideways`")),
+            Some(Err(
+                "`kind` must be a step kind: tick, node, into, over or out, found `sideways`",
+            )),
         ),
         (
             "{\"cmd\": \"step\", \"npc\": \"nobody\"}",
@@ -377,7 +396,7 @@ fn protocol_survives_garbage_and_answers_every_line() {
         ),
         (
             "{\"cmd\": \"back\", \"kind\": \"to_tick\"}",
-            Some(Err("needs `tick`")),
+            Some(Err("missing `tick`")),
         ),
         (
             "{\"cmd\": \"back\", \"kind\": \"to_tick\", \"tick\": 99999}",

@@ -251,6 +251,7 @@ impl Reader {
                 }
                 "casts" => pack.casts = self.list(val, "casts", |r, v, p| r.item(&v, p)),
                 "triggers" => pack.triggers = self.list(val, "triggers", |r, v, p| r.item(&v, p)),
+                "tests" => pack.tests = self.list(val, "tests", |r, v, p| r.item(&v, p)),
                 "editor" => {
                     if let Some(e) = self.item(&val, "editor") {
                         pack.editor = e;

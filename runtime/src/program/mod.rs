@@ -6,6 +6,7 @@
 pub mod areas;
 pub mod breakpoints;
 pub mod casts;
+pub mod content_tests;
 mod ctx;
 pub mod grid;
 pub mod responses;
@@ -235,6 +236,8 @@ pub struct Program {
     pub talk: casts::TalkProgram,
     /// Compiled trigger systems.
     pub triggers: triggers::TriggerProgram,
+    /// Content tests (`townsfolk test`).
+    pub tests: Vec<content_tests::CTest>,
 }
 
 impl Program {
@@ -309,6 +312,7 @@ impl Program {
         b.events();
         b.talk();
         triggers::compile::build(&mut b);
+        content_tests::build(&mut b);
         b.editor();
         (b.p, b.diags)
     }

@@ -14,7 +14,6 @@ use rand_chacha::rand_core::SeedableRng;
 
 use crate::pack::{Diagnostic, Pack};
 use crate::program::Program;
-use crate::systems::effects::lifecycle;
 use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
 use crate::trace::{Out, Probe, TraceEvent};
 use crate::value::Value;
@@ -83,23 +82,22 @@ impl Session {
         };
         let n = world.npcs.len();
         clock::clock(p, &mut world);
-        // Where everyone starts, through the one membership path: NPCs inside an area enter
-        // it at tick 0 (OnEnter queued, run in the first tick; the triggers hear it). Nothing
-        // is traced yet.
-        let mut quiet = Out {
-            trace: None,
+        // Tick 0, where everyone starts: NPCs inside an area enter it (`enter` traced, the
+        // triggers hear it in the first pass) and their OnEnter handlers run, at tick 0. What
+        // it reports is kept for a trace turned on before the first step.
+        let mut start = Vec::new();
+        let mut out = Out {
+            trace: Some(&mut start),
             probe: None,
             stop: false,
         };
-        for i in 0..n as u32 {
-            lifecycle::update_membership(p, &mut world, i, &mut quiet);
-        }
+        areas::start(p, &mut world, &mut out);
         Session {
             program,
             world,
             seed,
             tracing: false,
-            trace: Vec::new(),
+            trace: start,
             runaway_reported: vec![false; n],
             problems: Vec::new(),
         }
@@ -121,7 +119,9 @@ impl Session {
     pub fn problems(&self) -> &[String] {
         &self.problems
     }
-    /// Records trace events from now on (or stops).
+    /// Records trace events from now on (or stops). Turned on before the first step, the
+    /// trace also has what happened at tick 0 (NPCs entering the areas they start in, their
+    /// OnEnter handlers); the first step without tracing forgets it.
     pub fn set_tracing(&mut self, on: bool) {
         self.tracing = on;
     }
@@ -167,6 +167,9 @@ impl Session {
     }
 
     fn step_with(&mut self, probe: Option<&mut (dyn Probe + '_)>) -> bool {
+        if self.world.tick == 0 && !self.tracing {
+            self.trace.clear();
+        }
         let p: &Program = &self.program;
         let w = &mut self.world;
         let mut out = Out {
@@ -213,8 +216,8 @@ impl Session {
         }
         let tick = w.tick;
         w.texts.retain(|&(_, until)| until > tick);
-        mail::deliver(p, w);
-        true
+        mail::deliver(p, w, &mut out);
+        !out.stop
     }
 
     /// Runs a trigger pass now, without advancing time: what scripted changes (tools, the
@@ -228,8 +231,20 @@ impl Session {
         triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
     }
 
+    /// Makes a scripted change (tools) through the world's one event stream: `f` gets the
+    /// program, the world and an [`Out`] that records into this session's trace when it is
+    /// tracing, so that what the change reports reaches the trace as well as the triggers.
+    pub fn change<R>(&mut self, f: impl FnOnce(&Program, &mut World, &mut Out) -> R) -> R {
+        let mut out = Out {
+            trace: self.tracing.then_some(&mut self.trace),
+            probe: None,
+            stop: false,
+        };
+        f(&self.program, &mut self.world, &mut out)
+    }
+
     /// The world, for scripted changes (tools and tests). Changes that triggers should see
-    /// go through `tools::triggers`.
+    /// go through `tools::triggers` (and [`Session::change`]).
     pub fn world_mut(&mut self) -> &mut World {
         &mut self.world
     }

@@ -27,40 +27,59 @@ pub const COMMANDS: &[&str] = &[
     "help",
 ];
 
-fn err(msg: impl Into<String>) -> Value {
-    json!({"ok": false, "error": msg.into()})
+/// The fields each command takes (besides `cmd`; `break` takes a breakpoint's).
+fn fields_of(cmd: &str) -> &'static [&'static str] {
+    match cmd {
+        "delete" | "enable" | "disable" => &["cmd", "id"],
+        "continue" | "run" => &["cmd", "ticks"],
+        "step" => &["cmd", "kind", "npc"],
+        "back" => &["cmd", "kind", "npc", "tick"],
+        "inspect" => &["cmd", "npc"],
+        "trace" => &["cmd", "last"],
+        _ => &["cmd"],
+    }
 }
 
-/// Handles one line; returns the reply (None for blank lines and `#` comments).
+impl crate::tools::LineTool for Debugger {
+    const NOT_JSON: &'static str = "not a JSON command";
+    const EXPECTED: &'static str = "a command is a JSON object such as {\"cmd\": \"tick\"}";
+    fn reply(&mut self, obj: &Map<String, Value>) -> Result<Value, LineError> {
+        let commands = || COMMANDS.join(", ");
+        let name = match obj.get("cmd") {
+            None => {
+                return Err(LineError::missing(
+                    "cmd",
+                    format!("a command: {}", commands()),
+                ));
+            }
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => {
+                return Err(LineError::field(
+                    "cmd",
+                    format!("a string naming a command: {}", commands()),
+                ));
+            }
+        };
+        if name != "break" && COMMANDS.contains(&name) {
+            crate::tools::only_fields(obj, fields_of(name))?;
+        }
+        handle(self, name, obj)
+    }
+}
+
+/// Handles one line (as line 1 of a script); returns the reply (None for blank lines and `#`
+/// comments): the command's, or the located refusal `{"ok": false, "error", "line",
+/// "column", "expected"}`.
 pub fn handle_line(d: &mut Debugger, line: &str) -> Option<Value> {
-    let line = crate::tools::content(line)?;
-    let obj = match crate::tools::parse_object(
-        line,
-        "not a JSON command",
-        "a command is a JSON object such as {\"cmd\": \"tick\"}",
-    ) {
-        Ok(o) => o,
-        Err(e) => return Some(err(e.to_string())),
-    };
-    let obj = &obj;
-    let Some(name) = obj.get("cmd").and_then(Value::as_str) else {
-        return Some(err(format!(
-            "missing \"cmd\"; commands: {}",
-            COMMANDS.join(", ")
-        )));
-    };
-    Some(match handle(d, name, obj) {
-        Ok(v) => v,
-        Err(e) => err(e.to_string()),
-    })
+    crate::tools::handle(d, 1, line).map(|r| r.unwrap_or_else(|fault| fault))
 }
 
-fn u64_arg(obj: &Map<String, Value>, key: &str, default: u64) -> Result<u64, LineError> {
+fn u64_arg(obj: &Map<String, Value>, key: &'static str, default: u64) -> Result<u64, LineError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(v) => v
             .as_u64()
-            .ok_or_else(|| format!("`{key}` must be a non-negative integer, found {v}").into()),
+            .ok_or_else(|| LineError::found(key, "a non-negative integer", v)),
     }
 }
 
@@ -71,7 +90,7 @@ fn npc_arg(d: &Debugger, obj: &Map<String, Value>) -> Result<Option<u32>, LineEr
             .npc_index(id)
             .map(Some)
             .ok_or_else(|| LineError::unknown("NPC", id)),
-        Some(v) => Err(format!("`npc` must be an NPC id, found {v}").into()),
+        Some(v) => Err(LineError::found("npc", "an NPC id", v)),
     }
 }
 
@@ -79,7 +98,7 @@ fn id_arg(obj: &Map<String, Value>) -> Result<u32, LineError> {
     obj.get("id")
         .and_then(Value::as_u64)
         .and_then(|i| u32::try_from(i).ok())
-        .ok_or_else(|| "`id` must be a breakpoint id".into())
+        .ok_or_else(|| LineError::field("id", "a breakpoint id (a whole number ≥ 0)"))
 }
 
 fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Value, LineError> {
@@ -90,6 +109,15 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             def.entry("id").or_insert(json!(0));
             let def: BreakpointDef = serde_json::from_value(Value::Object(def))
                 .map_err(|e| format!("bad breakpoint: {e}"))?;
+            // Fields a breakpoint does not have were ignored by the reader: refuse them.
+            let read = serde_json::to_value(&def).unwrap_or(Value::Null);
+            let mut known = vec!["cmd", "id", "enabled", "npc", "condition"];
+            for k in read.as_object().into_iter().flat_map(|o| o.keys()) {
+                if !known.contains(&k.as_str()) {
+                    known.push(k);
+                }
+            }
+            crate::tools::only_fields(obj, &known)?;
             let id = d.add_breakpoint(&def).map_err(|e| e.to_string())?;
             Ok(json!({"ok": true, "id": id}))
         }
@@ -143,9 +171,11 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                 "over" => d.step_node(StepKind::Over, npc),
                 "out" => d.step_node(StepKind::Out, npc),
                 other => {
-                    return Err(LineError::from(format!(
-                        "unknown step kind `{other}`: tick, node, into, over or out"
-                    )));
+                    return Err(LineError::found(
+                        "kind",
+                        "a step kind: tick, node, into, over or out",
+                        format!("`{other}`"),
+                    ));
                 }
             };
             Ok(position(d, &stop))
@@ -160,14 +190,19 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                 }
                 "to_tick" => {
                     let Some(t) = obj.get("tick").and_then(Value::as_u64) else {
-                        return Err("`back` to_tick needs `tick`".into());
+                        return Err(LineError::missing(
+                            "tick",
+                            "the tick to go back to, a whole number ≥ 0",
+                        ));
                     };
                     d.back_to_tick(t)?
                 }
                 other => {
-                    return Err(LineError::from(format!(
-                        "unknown back kind `{other}`: tick, node or to_tick"
-                    )));
+                    return Err(LineError::found(
+                        "kind",
+                        "a back kind: tick, node or to_tick",
+                        format!("`{other}`"),
+                    ));
                 }
             };
             Ok(position(d, &stop))

@@ -16,6 +16,20 @@ use crate::trace::Out;
 use crate::world::World;
 use crate::world::story::{Story, available};
 
+impl crate::tools::LineTool for ScriptSession {
+    const NOT_JSON: &'static str = "invalid JSON";
+    const EXPECTED: &'static str =
+        "a script line is a JSON object such as {\"op\":\"advance\",\"days\":1}";
+    /// The state before the first op.
+    fn start(&mut self) -> Option<Json> {
+        Some(self.state())
+    }
+    fn reply(&mut self, obj: &serde_json::Map<String, Json>) -> Result<Json, LineError> {
+        self.op(obj)?;
+        Ok(self.state())
+    }
+}
+
 /// A scripted session over one scenario.
 pub struct ScriptSession {
     program: Arc<Program>,
@@ -49,32 +63,36 @@ impl ScriptSession {
         exec::advance_to(p, &mut self.world, day, &mut out);
     }
 
-    /// Runs one script line. Blank lines and `#` comments give None; everything else gives
-    /// the state line, or an `{"error": ...}` line (and changes nothing).
+    /// Runs one script line (as line 1 of a script). Blank lines and `#` comments give None;
+    /// everything else gives the state line, or the located refusal `{"ok": false, "error",
+    /// "line", "column", "expected"}` (and changes nothing).
     pub fn line(&mut self, line: &str) -> Option<String> {
-        let t = crate::tools::content(line)?;
-        Some(match self.op(t) {
-            Ok(()) => self.state().to_string(),
-            Err(e) => json!({ "error": e.to_string() }).to_string(),
-        })
+        crate::tools::handle(self, 1, line).map(|r| r.unwrap_or_else(|fault| fault).to_string())
     }
 
-    fn op(&mut self, line: &str) -> Result<(), LineError> {
-        let o = &crate::tools::parse_object(
-            line,
-            "invalid JSON",
-            "a script line is a JSON object such as {\"op\":\"advance\",\"days\":1}",
-        )?;
-        let op = o
-            .get("op")
-            .and_then(Json::as_str)
-            .ok_or("missing `op` (advance, launch, end or set)")?;
+    fn op(&mut self, o: &serde_json::Map<String, Json>) -> Result<(), LineError> {
+        const OPS: &str = "advance, launch, end or set";
+        let op = match o.get("op") {
+            None => return Err(LineError::missing("op", OPS)),
+            Some(Json::String(s)) => s.as_str(),
+            Some(_) => return Err(LineError::field("op", format!("a string: {OPS}"))),
+        };
+        let fields: &[&str] = match op {
+            "advance" => &["op", "days"],
+            "launch" => &["op", "event"],
+            "end" => &["op", "event", "outcome"],
+            "set" => &["op", "flag", "counter", "value"],
+            _ => &[],
+        };
+        if !fields.is_empty() {
+            crate::tools::only_fields(o, fields)?;
+        }
         let p = self.program.clone();
         let event = |o: &serde_json::Map<String, Json>| -> Result<u32, LineError> {
             let id = o
                 .get("event")
                 .and_then(Json::as_str)
-                .ok_or("missing `event` (an event id)")?;
+                .ok_or_else(|| LineError::missing("event", "an event id"))?;
             let li = p
                 .events
                 .event(id)
@@ -96,7 +114,7 @@ impl ScriptSession {
                     .get("days")
                     .and_then(Json::as_i64)
                     .filter(|d| (0..=1_000_000).contains(d))
-                    .ok_or("`days` must be an integer from 0 to 1000000")?;
+                    .ok_or_else(|| LineError::field("days", "an integer from 0 to 1000000"))?;
                 self.advance(days);
             }
             "launch" => {
@@ -122,7 +140,7 @@ impl ScriptSession {
                 let success = match o.get("outcome").and_then(Json::as_str) {
                     Some("success") => true,
                     Some("failure") => false,
-                    _ => return Err("`outcome` must be \"success\" or \"failure\"".into()),
+                    _ => return Err(LineError::field("outcome", "\"success\" or \"failure\"")),
                 };
                 let state = self.node_state(n);
                 if state != NodeState::Active {
@@ -136,22 +154,24 @@ impl ScriptSession {
             }
             "set" => match (o.get("flag"), o.get("counter")) {
                 (Some(f), None) => {
-                    let name = f.as_str().ok_or("`flag` must be a flag name")?;
-                    let value = o
-                        .get("value")
-                        .and_then(Json::as_bool)
-                        .ok_or("`value` of a flag must be true or false")?;
+                    let name = f
+                        .as_str()
+                        .ok_or_else(|| LineError::field("flag", "a flag name"))?;
+                    let value = o.get("value").and_then(Json::as_bool).ok_or_else(|| {
+                        LineError::field("value", "true or false (a flag's value)")
+                    })?;
                     let slot = p.flags.get(name).ok_or_else(|| {
                         format!("unknown flag `{name}` (this pack never uses it)")
                     })?;
                     self.world.flags[slot as usize] = value;
                 }
                 (None, Some(c)) => {
-                    let name = c.as_str().ok_or("`counter` must be a counter name")?;
-                    let value = o
-                        .get("value")
-                        .and_then(Json::as_i64)
-                        .ok_or("`value` of a counter must be an integer")?;
+                    let name = c
+                        .as_str()
+                        .ok_or_else(|| LineError::field("counter", "a counter name"))?;
+                    let value = o.get("value").and_then(Json::as_i64).ok_or_else(|| {
+                        LineError::field("value", "an integer (a counter's value)")
+                    })?;
                     let slot = p.counters.get(name).ok_or_else(|| {
                         format!("unknown counter `{name}` (this pack never uses it)")
                     })?;

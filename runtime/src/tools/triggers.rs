@@ -16,20 +16,19 @@
 //!
 //! NPC ids may name spawned copies (`rat#3`).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value as J, json};
 
 use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::session::Session;
-use crate::systems::effects::lifecycle::{self, set_health};
 use crate::systems::effects::npcs::{door, reset};
-use crate::tools::LineError;
+use crate::systems::effects::{self, lifecycle, lifecycle::set_health};
+use crate::tools::{LineError, LineTool};
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Sym, Vec2};
-use crate::world::triggers::{WorldEvent, report};
-use crate::world::{MAX_INBOX, Message, World};
+use crate::world::{Message, World};
 
 /// Longest `advance` accepted, in seconds.
 pub const MAX_ADVANCE: f64 = 1.0e6;
@@ -37,27 +36,124 @@ pub const MAX_ADVANCE: f64 = 1.0e6;
 /// Applies one line and returns the state line. Errors name the problem (the caller adds
 /// the line number).
 pub fn step_line(s: &mut Session, line: &str) -> Result<J, LineError> {
-    let obj = &crate::tools::parse_object(line, "invalid JSON", "each line is a JSON object")?;
+    let obj = &crate::tools::parse_object(line, Script::NOT_JSON, Script::EXPECTED)?;
+    step_obj(s, obj)
+}
+
+fn step_obj(s: &mut Session, obj: &Map<String, J>) -> Result<J, LineError> {
     s.set_tracing(true);
     s.clear_trace();
+    apply_obj(s, obj)?;
+    let out = state_line(s);
+    s.clear_trace();
+    Ok(out)
+}
+
+/// The `townsfolk triggers` line tool: a session whose triggers have seen the world as it
+/// begins, and the triggers to explain after the last line.
+pub struct Script {
+    pub session: Session,
+    pub explain: Vec<u32>,
+}
+
+impl Script {
+    /// A script over `session`; its triggers see the world as it begins (a trigger pass).
+    pub fn new(mut session: Session, explain: Vec<u32>) -> Script {
+        session.run_triggers();
+        Script { session, explain }
+    }
+}
+
+impl LineTool for Script {
+    const NOT_JSON: &'static str = "invalid JSON";
+    const EXPECTED: &'static str = "each line is a JSON object such as {\"advance\": 1.5} or {\"event\": \"enter\", \"npc\": ID, \"area\": ID}";
+    fn reply(&mut self, obj: &Map<String, J>) -> Result<J, LineError> {
+        step_obj(&mut self.session, obj)
+    }
+    /// `{"explain": …}` for each trigger asked for.
+    fn end(&mut self) -> Vec<J> {
+        let (p, w) = (self.session.program(), self.session.world());
+        self.explain
+            .iter()
+            .filter_map(|&t| crate::debug::explain::explain(p, w, t))
+            .map(|x| json!({ "explain": x }))
+            .collect()
+    }
+}
+
+/// Applies one line: an `advance` runs its ticks; any other change is made and followed by a
+/// trigger pass. What happens goes to the session's trace when it is tracing.
+pub fn apply_line(s: &mut Session, line: &str) -> Result<(), LineError> {
+    let obj = &crate::tools::parse_object(line, Script::NOT_JSON, Script::EXPECTED)?;
+    apply_obj(s, obj)
+}
+
+/// The verbs of a line, in the order they are looked for.
+const VERBS: &[&str] = &[
+    "advance",
+    "event",
+    "move",
+    "set_flag",
+    "set_counter",
+    "give",
+    "take",
+    "equip",
+    "unequip",
+    "health",
+    "damage",
+    "door",
+    "reset",
+];
+
+/// Refuses fields the line's verb does not take, naming them.
+fn check_fields(obj: &Map<String, J>) -> Result<(), LineError> {
+    let Some(verb) = VERBS.iter().find(|v| obj.contains_key(**v)) else {
+        return Ok(());
+    };
+    let fields: &[&str] = match *verb {
+        "advance" => &["advance"],
+        "event" => match obj.get("event").and_then(J::as_str) {
+            Some("enter" | "exit") => &["event", "npc", "area"],
+            Some("message") => &["event", "to", "message", "inbox", "from"],
+            Some("died") => &["event", "npc", "by"],
+            _ => return Ok(()),
+        },
+        "move" => &["move", "to"],
+        "set_flag" => &["set_flag", "value"],
+        "set_counter" => &["set_counter", "value"],
+        "give" => &["give", "item"],
+        "take" => &["take", "item"],
+        "equip" => &["equip", "item"],
+        "unequip" => &["unequip", "item"],
+        "health" => &["health", "value"],
+        "damage" => &["damage", "amount"],
+        "door" => &["door", "action"],
+        _ => &["reset"],
+    };
+    crate::tools::only_fields(obj, fields)
+}
+
+fn apply_obj(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
+    check_fields(obj)?;
     if let Some(a) = obj.get("advance") {
         let secs = a
             .as_f64()
             .filter(|x| x.is_finite() && (0.0..=MAX_ADVANCE).contains(x))
             .ok_or_else(|| {
-                format!("`advance` must be a number of seconds in [0, {MAX_ADVANCE}]")
+                LineError::field(
+                    "advance",
+                    format!("a number of seconds in [0, {MAX_ADVANCE}]"),
+                )
             })?;
         let ticks = (secs / s.program().dt).ceil() as u64;
         for _ in 0..ticks {
             s.step();
         }
     } else {
-        apply(s, obj)?;
+        s.change(|p, w, out| apply(p, w, obj, out))?;
         s.run_triggers();
     }
-    let out = state_line(s);
-    s.clear_trace();
-    Ok(out)
+    Ok(())
 }
 
 /// `{"time", "fired", "flags", "counters"}` for the session now, with the triggers fired
@@ -105,13 +201,14 @@ pub fn find_npc(p: &Program, w: &World, name: &str) -> Option<u32> {
         .copied()
 }
 
-fn text<'a>(obj: &'a Map<String, J>, k: &str) -> Result<&'a str, LineError> {
-    obj.get(k)
-        .and_then(J::as_str)
-        .ok_or_else(|| format!("missing string `{k}`").into())
+fn text<'a>(obj: &'a Map<String, J>, k: &'static str) -> Result<&'a str, LineError> {
+    match obj.get(k) {
+        None => Err(LineError::missing(k, "a string")),
+        Some(v) => v.as_str().ok_or_else(|| LineError::field(k, "a string")),
+    }
 }
 
-fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &str) -> Result<u32, LineError> {
+fn npc(p: &Program, w: &World, obj: &Map<String, J>, k: &'static str) -> Result<u32, LineError> {
     let id = text(obj, k)?;
     find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))
 }
@@ -121,17 +218,14 @@ fn sym(p: &Program, s: &str, what: &str) -> Result<Sym, LineError> {
         .ok_or_else(|| format!("{what} `{s}` is not mentioned anywhere in the pack").into())
 }
 
-fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
-    let program = s.program().clone();
-    let p: &Program = &program;
-    let w = s.world_mut();
-    let mut out = Out {
-        trace: None,
-        probe: None,
-        stop: false,
-    };
+/// Applies one scripted change. Everything it reports goes through the world's one event
+/// stream (`effects::lifecycle::happened`): the trace, the debugger and the trigger index
+/// hear scripted areas entered and left, messages and deaths as they hear real ones.
+fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Result<(), LineError> {
     if let Some(ev) = obj.get("event") {
-        let ev = ev.as_str().ok_or("`event` is a string")?;
+        let ev = ev
+            .as_str()
+            .ok_or_else(|| LineError::field("event", "a string: enter, exit, message or died"))?;
         match ev {
             "enter" | "exit" => {
                 let i = npc(p, w, obj, "npc")?;
@@ -139,19 +233,21 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                 let Some(EntityId::Area(area)) = p.entity(id) else {
                     return Err(LineError::unknown("area", id));
                 };
+                let tick = w.tick;
                 let n = &mut w.npcs[i as usize];
                 let at = n.areas.binary_search(&area);
-                match (ev, at) {
+                let ev = match (ev, at) {
                     ("enter", Err(k)) => {
                         n.areas.insert(k, area);
-                        report(p, &mut w.triggers, WorldEvent::Enter { npc: i, area });
+                        TraceEvent::Enter { tick, npc: i, area }
                     }
                     ("exit", Ok(k)) => {
                         n.areas.remove(k);
-                        report(p, &mut w.triggers, WorldEvent::Exit { npc: i, area });
+                        TraceEvent::Exit { tick, npc: i, area }
                     }
-                    _ => {}
-                }
+                    _ => return Ok(()),
+                };
+                lifecycle::happened(p, w, Some(i), ev, out);
             }
             "message" => {
                 let to = npc(p, w, obj, "to")?;
@@ -164,32 +260,12 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                     Some(_) => EntityId::Npc(npc(p, w, obj, "from")?),
                     None => EntityId::None,
                 };
-                let tick = w.tick;
-                let n = &mut w.npcs[to as usize];
-                let slot = match n.inboxes.iter().position(|(s, _)| *s == inbox) {
-                    Some(k) => k,
-                    None => {
-                        n.inboxes.push((inbox, VecDeque::new()));
-                        n.inboxes.len() - 1
-                    }
-                };
-                let q = &mut n.inboxes[slot].1;
-                if q.len() >= MAX_INBOX {
-                    q.pop_front();
-                }
-                q.push_back(Message {
+                let m = Message {
                     from,
                     message,
-                    sent: tick,
-                });
-                if inbox == p.talk.inbox {
-                    w.talk.note_mail(to);
-                }
-                report(
-                    p,
-                    &mut w.triggers,
-                    WorldEvent::Received { npc: to, message },
-                );
+                    sent: w.tick,
+                };
+                effects::deliver(p, w, EntityId::Npc(to), inbox, m, out);
             }
             "died" => {
                 let i = npc(p, w, obj, "npc")?;
@@ -197,7 +273,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                     Some(_) => EntityId::Npc(npc(p, w, obj, "by")?),
                     None => EntityId::None,
                 };
-                set_health(p, w, i, 0.0, by, &mut out);
+                set_health(p, w, i, 0.0, by, out);
             }
             other => {
                 return Err(LineError::from(format!(
@@ -208,19 +284,23 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
         return Ok(());
     }
     if let Some(id) = obj.get("move") {
-        let id = id.as_str().ok_or("`move` names an NPC")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("move", "the id of an NPC"))?;
         let i = find_npc(p, w, id).ok_or_else(|| LineError::unknown("NPC", id))?;
         let to = obj
             .get("to")
             .and_then(J::as_array)
             .filter(|a| a.len() == 2)
             .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
-            .ok_or("`to` must be [x, y]")?;
-        lifecycle::teleport(p, w, i, to, &mut out);
+            .ok_or_else(|| LineError::field("to", "[x, y]"))?;
+        lifecycle::teleport(p, w, i, to, out);
         return Ok(());
     }
     if let Some(name) = obj.get("set_flag") {
-        let name = name.as_str().ok_or("`set_flag` names a flag")?;
+        let name = name
+            .as_str()
+            .ok_or_else(|| LineError::field("set_flag", "a flag name"))?;
         let slot = p
             .flags
             .get(name)
@@ -228,12 +308,14 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
         let v = obj
             .get("value")
             .map_or(Some(true), J::as_bool)
-            .ok_or("`value` must be true or false")?;
+            .ok_or_else(|| LineError::field("value", "true or false"))?;
         w.flags[slot as usize] = v;
         return Ok(());
     }
     if let Some(name) = obj.get("set_counter") {
-        let name = name.as_str().ok_or("`set_counter` names a counter")?;
+        let name = name
+            .as_str()
+            .ok_or_else(|| LineError::field("set_counter", "a counter name"))?;
         let slot = p
             .counters
             .get(name)
@@ -241,7 +323,7 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
         let v = obj
             .get("value")
             .and_then(J::as_i64)
-            .ok_or("`value` must be an integer")?;
+            .ok_or_else(|| LineError::field("value", "an integer"))?;
         w.counters[slot as usize] = v;
         return Ok(());
     }
@@ -282,8 +364,8 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
         let v = obj
             .get("value")
             .and_then(J::as_f64)
-            .ok_or("`value` must be a number")?;
-        set_health(p, w, i, v, EntityId::None, &mut out);
+            .ok_or_else(|| LineError::field("value", "a number"))?;
+        set_health(p, w, i, v, EntityId::None, out);
         return Ok(());
     }
     if obj.contains_key("damage") {
@@ -291,13 +373,15 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
         let a = obj
             .get("amount")
             .and_then(J::as_f64)
-            .ok_or("`amount` must be a number")?;
+            .ok_or_else(|| LineError::field("amount", "a number"))?;
         let h = w.npcs[i as usize].health - a;
-        set_health(p, w, i, h, EntityId::None, &mut out);
+        set_health(p, w, i, h, EntityId::None, out);
         return Ok(());
     }
     if let Some(id) = obj.get("door") {
-        let id = id.as_str().ok_or("`door` names an object")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("door", "the id of an object"))?;
         let Some(EntityId::Object(o)) = p.entity(id) else {
             return Err(LineError::unknown("object", id));
         };
@@ -312,11 +396,13 @@ fn apply(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                 )));
             }
         };
-        door(p, w, o, action, &mut out);
+        door(p, w, o, action, out);
         return Ok(());
     }
     if let Some(id) = obj.get("reset") {
-        let id = id.as_str().ok_or("`reset` names a trigger")?;
+        let id = id
+            .as_str()
+            .ok_or_else(|| LineError::field("reset", "the id of a trigger"))?;
         let t = p
             .triggers
             .find(id)

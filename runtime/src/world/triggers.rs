@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::program::Program;
-use crate::program::triggers::{Key, Who};
+use crate::program::triggers::{Key, LeafKind, Op, Who};
 use crate::value::Sym;
 
 use super::World;
@@ -230,4 +230,83 @@ pub fn live_copies(p: &Program, w: &World, npc: u32) -> Vec<u32> {
         v.extend(c.iter().copied().filter(|&i| !w.npcs[i as usize].removed));
     }
     v
+}
+
+/// Whether trigger `t` is in its reload time at `tick` (it then ignores every event).
+pub(crate) fn reloading(st: &TriggerState, t: u32, tick: u64) -> bool {
+    st.reload_until
+        .get(t as usize)
+        .is_some_and(|&until| tick < until)
+}
+
+/// A trigger starts its reload (seed 003: it waits "until it re-initializes its conditions and
+/// receives events again"): every event-driven condition of it is reset — one-off latches
+/// (`received`, `died`, `killed`) cleared, area/radius/rectangle counts at zero — and, until
+/// the reload ends, the events they wait for are ignored ([`reloading`]).
+pub(crate) fn reset_event_conditions(p: &Program, st: &mut TriggerState, t: u32, tick: u64) {
+    let tp = &p.triggers;
+    let Some(trig) = tp.triggers.get(t as usize) else {
+        return;
+    };
+    for n in &trig.nodes {
+        let Op::Leaf(l) = n.op else { continue };
+        let li = l as usize;
+        if !tp.leaves[li].kind.is_event() {
+            continue;
+        }
+        if st.latch[li] || st.count[li] > 0 {
+            st.latch[li] = false;
+            st.count[li] = 0;
+            st.changed[li] = tick;
+            dirty(st, t);
+        }
+    }
+}
+
+/// A trigger's reload ended (or it was re-armed): its area, radius and rectangle conditions
+/// start fresh, as at tick 0 — they count who is inside now (the NPCs that start inside an
+/// area enter it at tick 0, so a trigger that starts counts them too). One-off latches stay
+/// clear until their next event.
+pub(crate) fn recount(p: &Program, w: &World, st: &mut TriggerState, t: u32, tick: u64) {
+    let tp = &p.triggers;
+    let Some(trig) = tp.triggers.get(t as usize) else {
+        return;
+    };
+    for n in &trig.nodes {
+        let Op::Leaf(l) = n.op else { continue };
+        let li = l as usize;
+        let now = match tp.leaves[li].kind {
+            LeafKind::InArea { who, area } => {
+                let inside = (0..w.npcs.len() as u32)
+                    .filter(|&i| {
+                        who.matches(w, i) && w.npcs[i as usize].areas.binary_search(&area).is_ok()
+                    })
+                    .count() as i64;
+                // Entries and exits still in the feed are counted when they are delivered.
+                let pending: i64 = st
+                    .feed
+                    .iter()
+                    .map(|e| match *e {
+                        WorldEvent::Enter { npc, area: a } if a == area && who.matches(w, npc) => 1,
+                        WorldEvent::Exit { npc, area: a } if a == area && who.matches(w, npc) => -1,
+                        _ => 0,
+                    })
+                    .sum();
+                (inside - pending).max(0) as usize
+            }
+            // (Sensors: `inside` is what was counted so far; NPCs that moved since are
+            // matched in the next `sensors` step.)
+            LeafKind::InSensor { sensor, .. } => st
+                .inside
+                .iter()
+                .filter(|s| s.binary_search(&sensor).is_ok())
+                .count(),
+            _ => continue,
+        } as u32;
+        if (st.count[li] > 0) != (now > 0) {
+            st.changed[li] = tick;
+            dirty(st, t);
+        }
+        st.count[li] = now;
+    }
 }

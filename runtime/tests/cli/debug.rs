@@ -6,7 +6,8 @@ use std::process::Command;
 /// The scripted debugging sessions in `tests/golden/` must reproduce their transcripts line
 /// for line. After an intended behavior change, regenerate them with
 /// `TOWNSFOLK_BLESS=1 cargo test -p townsfolk-runtime --test cli debug_golden` and review the diff.
-fn golden(name: &str, pack: &str, seed: &str) {
+/// `code`: the exit code (1 when the script has lines the debugger refuses: issue 12 item 4).
+fn golden(name: &str, pack: &str, seed: &str, code: i32) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let script = dir.join(format!("{name}.script"));
     let golden = dir.join(format!("{name}.golden"));
@@ -22,7 +23,7 @@ fn golden(name: &str, pack: &str, seed: &str) {
         .expect("run townsfolk debug");
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(code),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -44,13 +45,15 @@ fn golden(name: &str, pack: &str, seed: &str) {
 
 #[test]
 fn debug_golden_transcript() {
-    golden("guards_debug", "guards.json", "3");
+    // Three of its lines are refused (a bad step kind, a line that is not JSON, a bad
+    // condition): the session goes on, and the exit code says so.
+    golden("guards_debug", "guards.json", "3", 1);
 }
 
 /// Breakpoints inside a grafted behavior and inside an OnEnter handler tree.
 #[test]
 fn debug_golden_transcript_smart_areas() {
-    golden("daily_life_debug", "daily_life.json", "1");
+    golden("daily_life_debug", "daily_life.json", "1", 0);
 }
 
 #[test]
@@ -75,7 +78,8 @@ fn debug_survives_garbage_on_stdin() {
         .write_all(&input)
         .expect("write");
     let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0));
+    // Bad lines were answered and the session went on; the exit code says some were bad.
+    assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let replies: Vec<&str> = stdout.lines().collect();
     assert_eq!(replies.len(), 8, "{stdout}");
@@ -88,5 +92,11 @@ fn debug_survives_garbage_on_stdin() {
     );
     assert!(replies[6].contains(r#""tick":0"#), "{}", replies[6]);
     assert!(replies[7].contains(r#""ok":false"#));
+    // Each refusal is located: its line of the input and a column.
+    let first: serde_json::Value = serde_json::from_str(replies[0]).expect("json");
+    assert_eq!(first["line"], 1, "{first}");
+    assert!(first["column"].as_u64().is_some(), "{first}");
+    let last: serde_json::Value = serde_json::from_str(replies[7]).expect("json");
+    assert_eq!(last["line"], 8, "{last}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }

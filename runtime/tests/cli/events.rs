@@ -2,6 +2,8 @@
 
 use crate::common::*;
 
+/// The initial state first, then one state line per op; a bad line gets a located error
+/// reply and the session goes on; the exit code is 1 because some lines were bad.
 #[test]
 fn events_script_prints_one_state_line_per_op_and_survives_bad_lines() {
     let script = TempFile::new(
@@ -34,14 +36,25 @@ fn events_script_prints_one_state_line_per_op_and_survives_bad_lines() {
             "--script",
             script.s(),
         ],
-        0,
+        1,
     );
-    let lines: Vec<serde_json::Value> = r
+    let all: Vec<serde_json::Value> = r
         .stdout
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
-    assert_eq!(lines.len(), 13, "{}", r.stdout);
+    assert_eq!(all.len(), 14, "{}", r.stdout);
+    // Before the first op: the initial state (the tutorials open, nothing active).
+    assert_eq!(all[0]["active"], serde_json::json!([]), "{}", all[0]);
+    assert!(
+        all[0]["available"]
+            .as_array()
+            .expect("available")
+            .contains(&serde_json::json!("tut_court")),
+        "{}",
+        all[0]
+    );
+    let lines = &all[1..];
     assert_eq!(lines[0]["active"], serde_json::json!(["tut_court"]));
     assert_eq!(lines[1]["available"], serde_json::json!(["tut_treasury"]));
     assert_eq!(
@@ -67,7 +80,12 @@ fn events_script_prints_one_state_line_per_op_and_survives_bad_lines() {
             .as_str()
             .unwrap_or_else(|| panic!("line {i}: {}", lines[i]));
         assert!(e.contains(what), "line {i}: {e}");
+        assert_eq!(lines[i]["ok"], false, "{}", lines[i]);
+        // Script line numbers count the comment on line 1.
+        assert_eq!(lines[i]["line"], i + 2, "{}", lines[i]);
     }
+    // `not json`: where the parser stopped (reading `n` as the start of `null`).
+    assert_eq!(lines[4]["column"], 2, "{}", lines[4]);
     // Day 1240: the meeting with Henry VIII is open; with `flags.emperor` set it is available.
     assert_eq!(lines[12]["date"], 1240);
     assert!(

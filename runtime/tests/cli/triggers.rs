@@ -36,16 +36,38 @@ fn triggers_command_drives_the_dungeon() {
         lines[5]["explain"]["blocked"][0]["reason"],
         "condition_false"
     );
+    // Bad lines get a located error reply and the script goes on; the exit code is 1.
     let bad = TempFile::new(
         "bad.jsonl",
-        b"{\"advance\":1}\n{\"equip\":\"nobody\",\"item\":\"x\"}\n",
+        b"{\"advance\":1}\n{\"equip\":\"nobody\",\"item\":\"x\"}\n{\"set_flag\":\"f\", \"valeu\":true}\n{\"advance\":0.5}\n",
     );
     let r = expect_exit(
         &["triggers", "samples/dungeon.json", "--events", bad.s()],
         1,
     );
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", r.stdout);
+    assert_eq!(lines[1]["ok"], false, "{}", lines[1]);
+    assert_eq!(lines[1]["error"], "unknown NPC `nobody`");
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["column"], 10, "at the id: {}", lines[1]);
+    assert_eq!(lines[2]["line"], 3);
     assert!(
-        r.stderr.contains(":2: error: unknown NPC `nobody`"),
+        lines[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("unknown field `valeu`")),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[2]["column"], 18, "at the key: {}", lines[2]);
+    assert_eq!(lines[2]["expected"], "one of the fields set_flag, value");
+    assert_eq!(lines[3]["time"], 1.5, "the script went on: {}", lines[3]);
+    assert!(
+        r.stderr.contains("1 line was refused") || r.stderr.contains("2 lines were refused"),
         "{}",
         r.stderr
     );

@@ -77,6 +77,9 @@ pub struct Pack {
     /// of a kind), an area or a scenario event.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub triggers: Vec<TriggerSystemDef>,
+    /// Content tests: designers' rules checked on every seed by `townsfolk test`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tests: Vec<ContentTestDef>,
     /// Editor-only data (layout, colours, collapsed state), kept apart from semantics.
     #[serde(default, skip_serializing_if = "EditorDef::is_empty")]
     pub editor: EditorDef,
@@ -97,6 +100,7 @@ impl Pack {
             scenarios: Vec::new(),
             casts: Vec::new(),
             triggers: Vec::new(),
+            tests: Vec::new(),
             editor: EditorDef::default(),
         }
     }
@@ -140,6 +144,7 @@ mod casts;
 mod editor;
 mod responses;
 mod story;
+mod tests;
 mod trees;
 mod triggers;
 mod world;
@@ -149,6 +154,7 @@ pub use casts::*;
 pub use editor::*;
 pub use responses::*;
 pub use story::*;
+pub use tests::*;
 pub use trees::*;
 pub use triggers::*;
 pub use world::*;

@@ -26,11 +26,10 @@
 //! - **Firing.** A trigger fires when its tree *becomes* true and is not blocked (disabled,
 //!   single shot spent, reloading). It does not fire again while the tree stays true. After
 //!   firing it is blocked for `reload_time`, and (seed 003: it waits "until it re-initializes
-//!   its conditions and receives events again") its one-off latches (`received`, `died`,
-//!   `killed`) are reset and ignore events until the reload ends; area, radius and rectangle
-//!   counts go on following who is inside (re-initializing them gives the same). When the
-//!   reload ends it fires again only if the tree went false at some point since it fired and
-//!   is true now. Triggers owned by a removed or dead NPC do not fire. A trigger fires at
+//!   its conditions and receives events again") all its event-driven conditions are reset
+//!   (latches cleared, area/radius/rectangle counts at zero) and ignore events until the
+//!   reload ends; then they start fresh, as at tick 0 (counts are who is inside then). It
+//!   fires again when its tree is true after the reload. Triggers owned by a removed or dead NPC do not fire. A trigger fires at
 //!   most once per trigger pass; a trigger reset in the pass it already fired in is cut off
 //!   (`trigger_loop` trace, one runtime problem).
 //! - **Flags and counters** are the world's (created on first reference, shared by every

@@ -29,6 +29,28 @@ pub fn membership(p: &Program, w: &mut World, out: &mut Out) {
     w.moved = moved;
 }
 
+/// Tick 0, where everyone starts: every NPC enters the areas it stands in (through the one
+/// membership path: `enter` traced, triggers told, OnEnter queued) and the handlers queued
+/// run at once, at tick 0 (brains first tick in tick 1). Areas in id order.
+pub fn start(p: &Program, w: &mut World, out: &mut Out) {
+    for i in 0..w.npcs.len() as u32 {
+        lifecycle::update_membership(p, w, i, out);
+    }
+    for k in 0..p.active_areas.len() {
+        let id = p.active_areas[k];
+        if state(w, id).is_some_and(|s| s.alive) {
+            run_area(
+                p,
+                w,
+                id,
+                false,
+                out.trace.as_deref_mut(),
+                out.probe.as_deref_mut(),
+            );
+        }
+    }
+}
+
 /// The brains-and-handlers phase of a tick: expire dynamic areas, run each area's handler
 /// queue (one run at a time, to completion, never interrupted by the brain) and tick brains
 /// that are due. Areas in id order.
@@ -62,7 +84,14 @@ pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
         if !state(w, id).is_some_and(|s| s.alive) {
             continue;
         }
-        if !run_area(p, w, id, out.trace.as_deref_mut(), out.probe.as_deref_mut()) {
+        if !run_area(
+            p,
+            w,
+            id,
+            true,
+            out.trace.as_deref_mut(),
+            out.probe.as_deref_mut(),
+        ) {
             out.stop = true;
             return;
         }

@@ -320,9 +320,8 @@ fn dynamic_areas_are_created_entered_and_removed() {
     s.step();
     let ev = events(&mut s);
     assert_eq!(of_kind(&ev, "area_created")[0]["area"], "crime#1");
-    assert_eq!(
-        of_kind(&ev, "enter")[0]["area"],
-        "crime#1",
+    assert!(
+        of_kind(&ev, "enter").iter().any(|e| e["area"] == "crime#1"),
         "the NPC stands inside"
     );
     s.run(10);

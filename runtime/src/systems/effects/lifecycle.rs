@@ -6,7 +6,7 @@
 //! debugger — so that a layer added later hears all of them by listening here.
 //!
 //! Every one of them reports through [`happened`], the one event stream: the trigger index
-//! hears what it waits for (areas entered and left, deaths) from the same [`TraceEvent`] that
+//! hears what it waits for (areas entered and left, deaths, messages received) from the same [`TraceEvent`] that
 //! goes to the trace and the debugger's probe.
 
 use super::areas::{drop_tag, queue_handler};
@@ -18,13 +18,19 @@ use crate::world::areas::{HandlerKind, areas_at, innermost, proto_of};
 use crate::world::triggers::{self, WorldEvent};
 use crate::world::{Npc, World};
 
-/// Reports a world change: the trigger index hears it (areas entered and left, deaths), then
+/// Reports a world change: the trigger index hears it (areas entered and left, deaths,
+/// messages NPCs received), then
 /// the trace and the debugger (which may ask to pause; the change is made all the same).
 pub fn happened(p: &Program, w: &mut World, npc: Option<u32>, ev: TraceEvent, out: &mut Out) {
     let heard = match ev {
         TraceEvent::Enter { npc, area, .. } => Some(WorldEvent::Enter { npc, area }),
         TraceEvent::Exit { npc, area, .. } => Some(WorldEvent::Exit { npc, area }),
         TraceEvent::Died { npc, by, .. } => Some(WorldEvent::Died { npc, by }),
+        TraceEvent::Received {
+            to: EntityId::Npc(npc),
+            message,
+            ..
+        } => Some(WorldEvent::Received { npc, message }),
         _ => None,
     };
     if let Some(e) = heard {

@@ -193,3 +193,46 @@ pub(crate) fn send_message(
         message,
     })
 }
+
+/// A message reaches its recipient's inbox (bounded: the oldest goes first) and is reported
+/// through the one event stream ([`lifecycle::happened`]): the trace and the debugger hear
+/// it, and so do triggers waiting for what an NPC `received`. Message delivery (the last
+/// phase of a tick) and scripted messages (`townsfolk triggers`) both come here. Nothing
+/// happens when the recipient does not exist.
+pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message, out: &mut Out) {
+    let boxes = match to {
+        EntityId::Npc(n) => w.npcs.get_mut(n as usize).map(|n| &mut n.inboxes),
+        EntityId::Area(a) => crate::world::areas::state_mut(w, a).map(|s| &mut s.inboxes),
+        _ => None,
+    };
+    let Some(boxes) = boxes else {
+        return;
+    };
+    let slot = match boxes.iter().position(|(s, _)| *s == inbox) {
+        Some(k) => k,
+        None => {
+            boxes.push((inbox, std::collections::VecDeque::new()));
+            boxes.len() - 1
+        }
+    };
+    let q = &mut boxes[slot].1;
+    if q.len() >= MAX_INBOX {
+        q.pop_front();
+    }
+    q.push_back(m);
+    if let (EntityId::Npc(n), true) = (to, inbox == p.talk.inbox) {
+        w.talk.note_mail(n);
+    }
+    let npc = match to {
+        EntityId::Npc(n) => Some(n),
+        _ => None,
+    };
+    let ev = TraceEvent::Received {
+        tick: w.tick,
+        from: m.from,
+        to,
+        inbox,
+        message: m.message,
+    };
+    lifecycle::happened(p, w, npc, ev, out);
+}

@@ -3,6 +3,7 @@
 
 use rand::RngExt;
 
+use crate::expr::Env as _;
 use crate::pack::DoorAction;
 use crate::program::Program;
 use crate::program::responses::SpawnAt;
@@ -10,8 +11,8 @@ use crate::program::triggers::Op;
 use crate::trace::{Out, TraceEvent};
 use crate::value::{Sym, Vec2};
 use crate::world::World;
-use crate::world::env::position_of;
-use crate::world::triggers::dirty;
+use crate::world::WorldEnv;
+use crate::world::triggers::{dirty, recount, reloading};
 
 use super::lifecycle::{self, happened};
 
@@ -88,7 +89,7 @@ pub fn spawn(
     };
     let centre = match at {
         SpawnAt::Point(v) => v,
-        SpawnAt::Entity(e) => position_of(p, w, e).unwrap_or(info.pos),
+        SpawnAt::Entity(e) => WorldEnv::world(p, w).position(e).unwrap_or(info.pos),
         SpawnAt::Home => info.pos,
     };
     let b = p.bounds;
@@ -131,9 +132,17 @@ pub fn reset(p: &Program, w: &mut World, t: u32) {
             st.changed[l as usize] = tick;
         }
     }
+    let was_reloading = reloading(st, t, tick);
     st.spent[ti] = false;
     st.reload_until[ti] = 0;
     st.holding[ti] = false;
     st.reset_pass[ti] = st.pass;
     dirty(st, t);
+    // Re-armed during its reload: its area, radius and rectangle conditions (reset when it
+    // fired) start fresh now.
+    if was_reloading {
+        let mut st = std::mem::take(&mut w.triggers);
+        recount(p, w, &mut st, t, tick);
+        w.triggers = st;
+    }
 }

@@ -13,7 +13,7 @@ use crate::systems::effects::{self, areas as area_fx};
 use crate::trace::{DebugEvent, Out, Probe, TraceEvent};
 use crate::value::{EntityId, Sym, Value, Vec2};
 use crate::world::areas;
-use crate::world::{Message, Npc, World, env};
+use crate::world::{Message, Npc, World, WorldEnv};
 
 /// An emitter (trace + probe) for world-level code called from a host, borrowing only those
 /// two fields so the world stays free to borrow.
@@ -80,38 +80,41 @@ impl ActorHost<'_, '_> {
         let n = self.me()?;
         self.w.npcs.get_mut(n as usize)
     }
-    fn position_of(&self, e: EntityId) -> Option<Vec2> {
-        env::position_of(self.p, self.w, e)
+    /// The world as this tree reads it: every world read (positions, tags, health,
+    /// variables, areas, holders) goes through the one reader, [`WorldEnv`], for the NPC the
+    /// tree is about.
+    #[inline]
+    fn world(&self) -> WorldEnv<'_> {
+        WorldEnv {
+            program: self.p,
+            world: &*self.w,
+            npc: self.npc_about(),
+        }
     }
-    /// Variables other than an NPC's own blackboard: a handler's subject's blackboard (an
-    /// area brain has none: defaults), area variables, flags, counters.
+    fn position_of(&self, e: EntityId) -> Option<Vec2> {
+        self.world().position(e)
+    }
+    /// Variables other than an NPC's own blackboard (the one read that is local to the
+    /// tick: it is moved out of the world): a handler's subject's blackboard (an area brain
+    /// has none: defaults), area variables, flags, counters.
     #[inline(never)]
     fn var_slow(&self, scope: Scope, slot: u32) -> Value {
-        let w = &*self.w;
         match (scope, self.who) {
             (Scope::Blackboard, Who::Npc(_)) => self
                 .bb
                 .get(slot as usize)
                 .copied()
                 .unwrap_or(Value::Bool(false)),
-            (Scope::Blackboard, Who::Area { subject, .. }) => subject
-                .and_then(|s| w.npcs.get(s as usize))
-                .and_then(|n| n.blackboard.get(slot as usize).copied())
-                .unwrap_or_else(|| {
-                    self.p
-                        .blackboard
-                        .defaults
-                        .get(slot as usize)
-                        .copied()
-                        .unwrap_or(Value::Bool(false))
-                }),
-            (scope, _) => env::world_var(self.p, w, self.current_area(), scope, slot),
+            (Scope::Blackboard, Who::Area { subject, .. }) => {
+                self.world().blackboard_of(subject, slot)
+            }
+            (scope, _) => self.world().world_var(self.current_area(), scope, slot),
         }
     }
     /// The area `area.NAME` refers to, and that `area` messages go to.
     fn current_area(&self) -> Option<u32> {
         match self.who {
-            Who::Npc(n) => self.w.npcs.get(n as usize).and_then(|x| x.area),
+            Who::Npc(n) => self.world().area_of(n),
             Who::Area { id, .. } => Some(id),
         }
     }
@@ -261,19 +264,19 @@ impl Env for ActorHost<'_, '_> {
         self.position_of(e)
     }
     fn hour(&self) -> f64 {
-        self.w.hour
+        self.world().hour()
     }
     fn day(&self) -> i64 {
-        self.w.day
+        self.world().day()
     }
     fn has_tag(&self, e: EntityId, tag: Sym) -> bool {
-        env::has_tag(self.p, self.w, e, tag)
+        self.world().has_tag(e, tag)
     }
     fn health(&self, e: EntityId) -> f64 {
-        env::health_of(self.w, e)
+        self.world().health(e)
     }
     fn alive(&self, e: EntityId) -> bool {
-        env::alive(self.w, e)
+        self.world().alive(e)
     }
     fn subject(&self) -> EntityId {
         match self.who {
@@ -284,13 +287,9 @@ impl Env for ActorHost<'_, '_> {
         }
     }
     fn holders(&self, template: Sym) -> i64 {
-        let Some(a) = self.acting_area() else {
-            return 0;
-        };
-        let rules = &self.p.area_rules[areas::proto_of(a) as usize];
-        match (rules.template(template), areas::state(self.w, a)) {
-            (Some(t), Some(s)) => s.holders.get(t).copied().unwrap_or(0) as i64,
-            _ => 0,
+        match self.acting_area() {
+            Some(a) => self.world().holders_in(a, template),
+            None => 0,
         }
     }
 }
@@ -312,14 +311,10 @@ impl Host for ActorHost<'_, '_> {
         self.w.rng.random::<f64>()
     }
     fn in_area(&self, area: u32) -> bool {
-        let n = self.npc_about();
-        match self.w.pos.get(n as usize) {
-            Some(&at) => areas::contains(self.p, self.w, area, at),
-            None => false,
-        }
+        self.world().in_area(self.npc_about(), area)
     }
     fn hour(&self) -> f64 {
-        self.w.hour
+        self.world().hour()
     }
     fn has_message(&self, inbox: Sym, message: Option<Sym>) -> bool {
         self.inboxes()
@@ -335,10 +330,13 @@ impl Host for ActorHost<'_, '_> {
         };
         let (goal, extra) = match target {
             Target::Point(p) => (Some(p), 0.0),
-            Target::Object(o) => match self.p.objects.get(o as usize) {
-                Some(ob) => (Some(ob.pos), ob.radius + crate::world::NPC_RADIUS),
-                None => (None, 0.0),
-            },
+            Target::Object(o) => (
+                self.position_of(EntityId::Object(o)),
+                self.p
+                    .objects
+                    .get(o as usize)
+                    .map_or(0.0, |ob| ob.radius + crate::world::NPC_RADIUS),
+            ),
             Target::Area(a) => (self.position_of(EntityId::Area(a)), 0.0),
             Target::Npc(n) => (
                 self.position_of(EntityId::Npc(n)),
@@ -563,7 +561,9 @@ impl Host for ActorHost<'_, '_> {
             return Status::Failure;
         };
         let p = self.p;
-        let at = self.w.pos[npc as usize];
+        let Some(at) = self.position_of(EntityId::Npc(npc)) else {
+            return Status::Failure;
+        };
         if *chosen == 0 {
             match request::pick_child(p, self.w, parent, kind, choose, at) {
                 Some(c) => *chosen = c as u64 + 1,
@@ -637,9 +637,10 @@ impl Host for ActorHost<'_, '_> {
             }
             AreaAction::CreateArea { proto, ticks } => {
                 let at = match self.who {
-                    Who::Npc(n) => self.w.pos[n as usize],
-                    Who::Area { id, .. } => areas::center(p, self.w, id).unwrap_or(Vec2::ZERO),
-                };
+                    Who::Npc(n) => self.position_of(EntityId::Npc(n)),
+                    Who::Area { id, .. } => self.position_of(EntityId::Area(id)),
+                }
+                .unwrap_or(Vec2::ZERO);
                 let mut o = out!(self);
                 let made = area_fx::create_area(p, self.w, proto, at, ticks, &mut o);
                 self.stop |= o.stop;
@@ -740,11 +741,12 @@ fn walk(p: &Program, w: &mut World, npc: u32, mut goal: Vec2, reach: f64) -> Sta
 }
 
 /// Runs one area's handler queue (one run at a time, each to completion, never interrupted
-/// by the brain) and, when no handler is pending and it is due, its brain.
+/// by the brain) and, when `brain` is set, no handler is pending and it is due, its brain.
 pub(crate) fn run_area(
     p: &Program,
     w: &mut World,
     area: u32,
+    brain: bool,
     trace: Option<&mut Vec<TraceEvent>>,
     probe: Option<&mut (dyn Probe + '_)>,
 ) -> bool {
@@ -825,6 +827,9 @@ pub(crate) fn run_area(
         if h.stop {
             return false;
         }
+    }
+    if !brain {
+        return true;
     }
     // The brain, when no handler is pending and it is due.
     let idle = areas::state(h.w, area).is_some_and(|s| s.running.is_none() && s.queue.is_empty());

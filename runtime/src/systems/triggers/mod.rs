@@ -6,13 +6,15 @@ use std::cmp::Reverse;
 
 use rand::RngExt;
 
+use crate::expr::Env as _;
 use crate::program::Program;
 use crate::program::triggers::{DoorIs, Key, LeafKind, Op, Pick};
 use crate::systems::effects;
 use crate::trace::{Out, TraceEvent};
 use crate::value::EntityId;
-use crate::world::env::position_of;
-use crate::world::triggers::{TriggerState, WorldEvent, dirty};
+use crate::world::triggers::{
+    TriggerState, WorldEvent, dirty, recount, reloading, reset_event_conditions,
+};
 use crate::world::{Npc, World, WorldEnv};
 
 #[cfg(test)]
@@ -55,6 +57,10 @@ pub fn pass(p: &Program, w: &mut World, out: &mut Out, problems: &mut Vec<String
             break;
         }
         st.reloads.pop();
+        // (A trigger re-armed and fired again meanwhile has a later reload: not this one.)
+        if !reloading(&st, t, tick) {
+            recount(p, w, &mut st, t, tick);
+        }
         dirty(&mut st, t);
     }
     for &t in &tp.polled {
@@ -167,13 +173,9 @@ fn set_latch(st: &mut TriggerState, leaf: u32, trigger: u32, tick: u64, on: bool
 fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
     let tp = &p.triggers;
     let tick = w.tick;
-    // A trigger in its reload time receives no events (seed 003): its one-off latches were
-    // reset when it fired and stay so until the reload ends.
-    let reloading = |st: &TriggerState, t: u32| {
-        st.reload_until
-            .get(t as usize)
-            .is_some_and(|&until| tick < until)
-    };
+    // A trigger in its reload time receives no events (seed 003): its event-driven
+    // conditions were reset when it fired and stay so until the reload ends.
+    let reloading = |st: &TriggerState, t: u32| reloading(st, t, tick);
     match ev {
         WorldEvent::Enter { npc, area } | WorldEvent::Exit { npc, area } => {
             let up = matches!(ev, WorldEvent::Enter { .. });
@@ -181,6 +183,7 @@ fn deliver(p: &Program, w: &World, st: &mut TriggerState, ev: WorldEvent) {
                 let leaf = &tp.leaves[l as usize];
                 if let LeafKind::InArea { who, .. } = leaf.kind
                     && who.matches(w, npc)
+                    && !reloading(st, leaf.trigger)
                 {
                     set_count(st, l, leaf.trigger, tick, up);
                 }
@@ -252,7 +255,10 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
             if gone || !s.contains(pos) {
                 let leaf = s.leaf;
                 now.remove(k);
-                set_count(st, leaf, tp.leaves[leaf as usize].trigger, tick, false);
+                let t = tp.leaves[leaf as usize].trigger;
+                if !reloading(st, t, tick) {
+                    set_count(st, leaf, t, tick, false);
+                }
             } else {
                 k += 1;
             }
@@ -265,7 +271,10 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
                 }
                 if let Err(at) = now.binary_search(&si) {
                     now.insert(at, si);
-                    set_count(st, s.leaf, tp.leaves[s.leaf as usize].trigger, tick, true);
+                    let t = tp.leaves[s.leaf as usize].trigger;
+                    if !reloading(st, t, tick) {
+                        set_count(st, s.leaf, t, tick, true);
+                    }
                 }
             }
         }
@@ -334,7 +343,7 @@ pub(crate) fn leaf_value(p: &Program, w: &World, st: &TriggerState, l: u32) -> b
             .get(object as usize)
             .is_some_and(|o| o.state == state),
         LeafKind::Near { a, b, distance } => {
-            let Some(bp) = position_of(p, w, b) else {
+            let Some(bp) = WorldEnv::world(p, w).position(b) else {
                 return false;
             };
             any_copy(w, a, |i, _| w.pos[i].distance(bp) <= distance)
@@ -447,20 +456,10 @@ fn fire(p: &Program, w: &mut World, mut st: TriggerState, t: u32, out: &mut Out)
         st.reload_until[ti] = tick.saturating_add(trig.reload_ticks);
         st.reloads.push(Reverse((st.reload_until[ti], t)));
         // Seed 003: it waits its reload time "until it re-initializes its conditions and
-        // receives events again": its one-off latches are reset now, and ignore events until
-        // the reload ends (see `deliver`), so it starts fresh then. (Area, radius and rectangle
-        // conditions are states, not events: they go on following who is inside, which is
-        // what re-initializing them gives.)
-        for n in &trig.nodes {
-            if let Op::Leaf(l) = n.op
-                && p.triggers.leaves[l as usize].kind.is_one_off()
-                && st.latch[l as usize]
-            {
-                st.latch[l as usize] = false;
-                st.changed[l as usize] = tick;
-                dirty(&mut st, t);
-            }
-        }
+        // receives events again": all its event-driven conditions are reset now and ignore
+        // events until the reload ends (see `deliver` and `sensors`); then they start fresh
+        // (`recount` at the end of the reload).
+        reset_event_conditions(p, &mut st, t, tick);
     }
     // Consumed latches.
     for n in &trig.nodes {

@@ -602,7 +602,11 @@ fn odd_inputs_never_panic() {
         ("[]", "a JSON object"),
         ("{}", "nothing to do"),
         ("{\"advance\": -1}", "`advance` must be a number of seconds"),
-        ("{\"event\": \"enter\"}", "missing string `npc`"),
+        ("{\"event\": \"enter\"}", "missing `npc` (a string)"),
+        (
+            "{\"event\": \"enter\", \"npc\": \"hero\", \"area\": \"A\", \"x\": 1}",
+            "unknown field `x`",
+        ),
         ("{\"move\": \"hero\", \"to\": [1]}", "`to` must be [x, y]"),
         ("{\"set_flag\": \"zzz\"}", "unknown flag `zzz`"),
         (
