@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use super::{Builder, short};
+use super::ctx::Ctx;
+use super::short;
 use crate::expr::{Expr, Resolver, Scope};
 use crate::pack::TestRule;
 use crate::pack::diag::{index, key};
@@ -76,7 +77,7 @@ impl CTest {
 }
 
 struct TestResolver<'b, 'a> {
-    b: &'b mut Builder<'a>,
+    b: &'b mut Ctx<'a>,
     npc_scoped: bool,
     measures: Vec<Measure>,
 }
@@ -147,7 +148,7 @@ impl Resolver for TestResolver<'_, '_> {
 }
 
 /// Compiles the pack's `tests` into `b.p.tests`.
-pub(super) fn build(b: &mut Builder) {
+pub(super) fn build(b: &mut Ctx) {
     let pack = b.pack;
     let mut seen: HashMap<&str, String> = HashMap::new();
     for (i, t) in pack.tests.iter().enumerate() {

@@ -58,7 +58,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
     }
     let simulate = |p: &pack::Pack| -> Result<metrics::Report, Vec<Diagnostic>> {
         let mut s = Session::from_pack(p, seed)?;
-        let ticks = (seconds / s.program().dt).ceil() as u64;
+        let ticks = s.program().ticks(seconds);
         s.run(ticks);
         Ok(metrics::report(s.program(), s.world()))
     };
