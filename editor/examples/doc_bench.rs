@@ -288,9 +288,9 @@ fn main() -> Result<()> {
     let open_ms = ms(t0.elapsed());
     drop(again);
 
-    // The editor's own open, as File > Open does it: `program::load_file`, the document, the
-    // preview's session (`Session::from_pack`, which compiles the pack once more); then the
-    // first frame (the harness draws one on creation, AccessKit included) and a second one.
+    // The editor's own open, as File > Open does it: `program::load_file_built`, the
+    // document, the preview's session on the program the load built (no second compile);
+    // then the first frame (the harness draws one on creation, AccessKit included) and a second one.
     let t0 = Instant::now();
     let app = EditorApp::from_file(&path);
     let app_ms = ms(t0.elapsed());
@@ -439,7 +439,7 @@ fn main() -> Result<()> {
     );
     println!("| open: `io::open` total | {open_ms:.0} ms | |");
     println!(
-        "| open in the editor: `EditorApp::from_file` (load, document, preview session) | {app_ms:.0} ms | |"
+        "| open in the editor: `EditorApp::from_file` (load + check, document, preview session on the load's program) | {app_ms:.0} ms | |"
     );
     println!(
         "| first frame after opening (headless, AccessKit on) / the next frame | {first_frame_ms:.0} / {second_frame_ms:.0} ms | |"

@@ -9,10 +9,12 @@
 use egui::{
     Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, pos2, vec2,
 };
-use townsfolk_runtime::Session;
+use std::sync::Arc;
+
 use townsfolk_runtime::pack::{Pack, Shape as AreaShape};
 use townsfolk_runtime::value::Vec2;
 use townsfolk_runtime::world::NPC_RADIUS;
+use townsfolk_runtime::{Program, Session};
 
 use crate::shell::style;
 
@@ -96,6 +98,9 @@ pub(crate) struct Preview {
     pub built_from: Option<u64>,
     /// Why the session could not start (the pack has errors), shown in the tab.
     pub not_running: Option<String>,
+    /// A program already compiled from the pack the next restart runs (the load's checks
+    /// built it): taken by [`Preview::restart`] instead of compiling the pack again.
+    prebuilt: Option<Arc<Program>>,
 }
 
 impl Preview {
@@ -112,7 +117,14 @@ impl Preview {
             view: View::default(),
             built_from: None,
             not_running: None,
+            prebuilt: None,
         }
+    }
+
+    /// Makes the next [`Preview::restart`] run `program`, which must be `pack` compiled
+    /// without errors (`program::load_file_built` gives it), instead of compiling the pack.
+    pub fn offer_program(&mut self, program: Option<Arc<Program>>) {
+        self.prebuilt = program;
     }
 
     /// Restarts at tick 0 with the current seed on `pack` (no session while it has errors).
@@ -121,7 +133,11 @@ impl Preview {
         self.accumulator = 0.0;
         self.built_from = Some(revision);
         self.not_running = None;
-        self.session = match Session::from_pack(pack, self.seed) {
+        let started = match self.prebuilt.take() {
+            Some(program) => Ok(Session::new(program, self.seed)),
+            None => Session::from_pack(pack, self.seed),
+        };
+        self.session = match started {
             Ok(s) => Some(s),
             Err(diags) => {
                 let errors = diags.iter().filter(|d| d.is_error()).count();
@@ -770,4 +786,55 @@ fn speech_bubble(painter: &egui::Painter, at: Pos2, npc_r: f32, text: &str) {
         StrokeKind::Inside,
     );
     painter.galley(rect.min + pad, galley, Color32::from_gray(20));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(p: &mut Preview, ticks: u32) -> u64 {
+        for _ in 0..ticks {
+            p.step_once();
+        }
+        p.session.as_ref().map_or(0, Session::hash)
+    }
+
+    /// A restart on the program the load built runs exactly as one that compiles the pack,
+    /// and the offered program is used once (the next restart compiles again).
+    #[test]
+    fn offered_program_runs_like_a_compiled_one() {
+        let (loaded, program) = townsfolk_runtime::program::load_str_built(crate::DEFAULT_PACK);
+        let pack = loaded.pack.expect("the bundled pack reads");
+        let program = Arc::new(program.expect("the bundled pack has no errors"));
+
+        let mut compiled = Preview::new();
+        compiled.restart(&pack, 0);
+        let expected = run(&mut compiled, 200);
+
+        let mut offered = Preview::new();
+        offered.offer_program(Some(program.clone()));
+        offered.restart(&pack, 0);
+        let session = offered.session.as_ref().expect("runs");
+        assert!(Arc::ptr_eq(session.program(), &program));
+        assert_eq!(run(&mut offered, 200), expected);
+
+        offered.restart(&pack, 1);
+        let session = offered.session.as_ref().expect("runs");
+        assert!(!Arc::ptr_eq(session.program(), &program));
+        assert_eq!(run(&mut offered, 200), expected);
+    }
+
+    /// A pack with errors gives no program to offer, and the preview says why it stopped.
+    #[test]
+    fn no_program_for_a_pack_with_errors() {
+        let text = crate::DEFAULT_PACK.replacen("\"tree\": \"", "\"tree\": \"missing_", 1);
+        let (loaded, program) = townsfolk_runtime::program::load_str_built(&text);
+        assert!(loaded.has_errors());
+        assert!(program.is_none());
+        let mut p = Preview::new();
+        p.offer_program(program.map(Arc::new));
+        p.restart(&loaded.pack.expect("reads"), 0);
+        assert!(p.session.is_none());
+        assert!(p.not_running.is_some());
+    }
 }

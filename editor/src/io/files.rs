@@ -2,9 +2,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 use townsfolk_runtime::pack::{self, Pack};
+use townsfolk_runtime::program::Program;
 
 use crate::document::Document;
 
@@ -99,9 +101,18 @@ pub fn save_document_as(doc: &mut Document, path: &Path) -> Result<(), IoError> 
 /// Opens a pack file. Always gives a document: problems are its diagnostics; an unreadable
 /// or partly read file opens read-only.
 pub fn open(path: &Path) -> Document {
-    let loaded = townsfolk_runtime::program::load_file(path);
+    open_built(path).0
+}
+
+/// [`open`], also giving the program the load's checks compiled, when it can run (no
+/// errors): the preview starts on it instead of compiling the pack again.
+pub fn open_built(path: &Path) -> (Document, Option<Arc<Program>>) {
+    let (loaded, program) = townsfolk_runtime::program::load_file_built(path);
     if let Ok(text) = std::fs::read_to_string(path) {
         super::watch::note_own_write(path, &text);
     }
-    Document::from_loaded(loaded, Some(path.to_path_buf()))
+    (
+        Document::from_loaded(loaded, Some(path.to_path_buf())),
+        program.map(Arc::new),
+    )
 }

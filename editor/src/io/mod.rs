@@ -19,7 +19,7 @@ mod recovery;
 mod watch;
 
 pub use export::{ExportError, ExportForm, ExportOptions, export};
-pub use files::{IoError, open, save, save_document, save_document_as, test_hooks};
+pub use files::{IoError, open, open_built, save, save_document, save_document_as, test_hooks};
 pub use recent::Recent;
 pub use recovery::{
     AUTOSAVE_INTERVAL, Autosave, Recovery, discard_recovery, find_recovery, recovery_path,

@@ -4,9 +4,11 @@
 //! persistence of prefs, layout and recent files. The file work itself is `crate::io`'s.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use egui::RichText;
+use townsfolk_runtime::Program;
 use townsfolk_runtime::pack::Pack;
 
 use crate::EditorApp;
@@ -116,10 +118,10 @@ impl Clock {
 }
 
 /// Reads a pack file into a document; `true` when nothing could be read.
-fn load(path: &Path) -> (Document, bool) {
-    let doc = io::open(path);
+fn load(path: &Path) -> (Document, bool, Option<Arc<Program>>) {
+    let (doc, program) = io::open_built(path);
     let unreadable = is_unreadable(&doc);
-    (doc, unreadable)
+    (doc, unreadable, program)
 }
 
 /// Nothing could be read: the document holds an empty, read-only pack, and an error about the
@@ -135,7 +137,9 @@ fn is_unreadable(doc: &Document) -> bool {
 impl EditorApp {
     /// Opens a file in place of the current document (no prompt: callers ask first).
     pub(crate) fn load_file(&mut self, path: &Path) {
-        let (doc, unreadable) = load(path);
+        let (doc, unreadable, program) = load(path);
+        // The preview runs the program the load's checks built (no second compile).
+        self.preview.offer_program(program);
         self.replace_document(doc, unreadable, None);
         if !unreadable {
             self.files.recent.push(path);
@@ -277,7 +281,8 @@ fn proceed(app: &mut EditorApp, what: Pending) {
         Pending::Revert => {
             if let Some(path) = app.doc.path().map(Path::to_path_buf) {
                 discard_recovery(app, Some(&path));
-                let (doc, unreadable) = load(&path);
+                let (doc, unreadable, program) = load(&path);
+                app.preview.offer_program(program);
                 app.replace_document(doc, unreadable, None);
                 app.status = Some(format!("Reverted to {}", path.display()));
             }

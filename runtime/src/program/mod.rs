@@ -48,30 +48,51 @@ pub fn check(pack: &Pack) -> Vec<Diagnostic> {
 /// Loads a pack from text: reading (structure, unknown fields) then the semantic checks,
 /// every diagnostic located in the text and sorted by position.
 pub fn load_str(text: &str) -> Loaded {
+    load_str_built(text).0
+}
+
+/// [`load_str`], also giving the program the checks compiled when it has no semantic errors
+/// (fit to run: `Session::new(Arc::new(program), seed)`), so that a caller running the pack
+/// does not compile it a second time. `None` when the pack could not be read or has errors.
+pub fn load_str_built(text: &str) -> (Loaded, Option<Program>) {
     let mut loaded = crate::pack::load_str(text);
+    let mut program = None;
     if let Some(p) = &loaded.pack {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut semantic = check(p);
+        let (built, mut semantic) = build(p);
+        if !semantic.iter().any(Diagnostic::is_error) {
+            program = Some(built);
+        }
         diag::locate_all(text, &mut semantic);
         loaded.diagnostics.extend(semantic);
         loaded.diagnostics.sort_by_key(|d| (d.line, d.column));
     }
-    loaded
+    (loaded, program)
 }
 
 /// [`load_str`] from raw bytes (size and UTF-8 checked first, as `pack::load_bytes` does).
 pub fn load_bytes(bytes: &[u8]) -> Loaded {
+    load_bytes_built(bytes).0
+}
+
+/// [`load_bytes`] with the program, as [`load_str_built`].
+pub fn load_bytes_built(bytes: &[u8]) -> (Loaded, Option<Program>) {
     match std::str::from_utf8(bytes) {
-        Ok(text) if bytes.len() <= crate::pack::MAX_PACK_BYTES => load_str(text),
-        _ => crate::pack::load_bytes(bytes),
+        Ok(text) if bytes.len() <= crate::pack::MAX_PACK_BYTES => load_str_built(text),
+        _ => (crate::pack::load_bytes(bytes), None),
     }
 }
 
 /// [`load_str`] from a file; I/O errors become a diagnostic, like every other problem.
 pub fn load_file(path: &std::path::Path) -> Loaded {
+    load_file_built(path).0
+}
+
+/// [`load_file`] with the program, as [`load_str_built`].
+pub fn load_file_built(path: &std::path::Path) -> (Loaded, Option<Program>) {
     match crate::pack::read_file(path) {
-        Ok(bytes) => load_bytes(&bytes),
-        Err(d) => Loaded::refused(d),
+        Ok(bytes) => load_bytes_built(&bytes),
+        Err(d) => (Loaded::refused(d), None),
     }
 }
 
