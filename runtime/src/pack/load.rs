@@ -1,6 +1,7 @@
 //! Loading packs from untrusted text: `(value, diagnostics)`, never a panic.
 //!
-//! The text is parsed once into a JSON value (bounded nesting: serde_json's recursion limit),
+//! A clean pack is read by the fast path (`fast.rs`: typed serde from the text); whenever it
+//! gives up, the careful reader here reads the text: it is parsed once into a JSON value (bounded nesting: serde_json's recursion limit),
 //! then each item (tree, NPC, object, area) is read on its own, so that one bad item is
 //! reported and skipped while the rest of the pack still opens. Unknown fields are reported
 //! as warnings with their path. Loading only reads: semantic checks (ids, references,
@@ -95,6 +96,22 @@ pub fn load_str(text: &str) -> Loaded {
     if text.len() > MAX_PACK_BYTES {
         return load_bytes(text.as_bytes());
     }
+    // Typed straight from the text when the pack is clean (nothing to report); anything
+    // else is read again by the careful reader below, with its diagnostics.
+    if let Some(pack) = super::fast::read(text) {
+        return Loaded {
+            pack: Some(pack),
+            diagnostics: Vec::new(),
+            lossy: false,
+            unknown_fields: Vec::new(),
+        };
+    }
+    careful(text)
+}
+
+/// The careful reader: the text as one JSON value, then each item on its own, every problem
+/// a diagnostic. `text` has no byte order mark and is within [`MAX_PACK_BYTES`].
+pub(super) fn careful(text: &str) -> Loaded {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {

@@ -3,6 +3,9 @@
 //! Reading never compiles: the semantic checks live with the program.
 
 pub mod diag;
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod load;
 pub mod model;
 pub mod refs;
