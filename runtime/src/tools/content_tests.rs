@@ -149,7 +149,14 @@ fn targets(p: &Program, w: &World, scope: TestScope, out: &mut Vec<u32>) {
         TestScope::Tag(tag) => out.extend(
             (0..w.npcs.len() as u32)
                 .filter(|&i| !w.npcs[i as usize].removed)
-                .filter(|&i| crate::world::env::has_tag(p, w, EntityId::Npc(i), tag)),
+                .filter(|&i| {
+                    let env = WorldEnv {
+                        program: p,
+                        world: w,
+                        npc: i,
+                    };
+                    env.has_tag(EntityId::Npc(i), tag)
+                }),
         ),
     }
 }
