@@ -16,6 +16,7 @@ pub(super) fn debug(
         Err(code) => return Ok(code),
     };
     let mut dbg = Debugger::new(session, config);
+    dbg.declare(&p);
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         eprintln!("warning: saved breakpoint {id} ignored: {e}");
     }
