@@ -20,5 +20,5 @@ pub(super) fn debug(
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         eprintln!("warning: saved breakpoint {id} ignored: {e}");
     }
-    run_tool(script, &mut dbg)
+    run_tool(script, &mut dbg, false)
 }

@@ -9,6 +9,7 @@ pub(super) fn events(
     path: &Path,
     scenario: Option<&str>,
     script: Option<&Path>,
+    text: bool,
 ) -> anyhow::Result<ExitCode> {
     let (program, s) = match story_program(path, scenario) {
         Ok(x) => x,
@@ -17,5 +18,5 @@ pub(super) fn events(
     let Some(mut session) = townsfolk_runtime::tools::events::ScriptSession::new(program, s) else {
         return Ok(ExitCode::from(1));
     };
-    run_tool(script, &mut session)
+    run_tool(script, &mut session, text)
 }

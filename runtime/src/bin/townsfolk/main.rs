@@ -132,6 +132,9 @@ enum Command {
         /// File of ops (one JSON object per line; blank lines and `#` comments skipped).
         #[arg(long)]
         script: Option<PathBuf>,
+        /// Output: `json` (one JSON object per reply) or `text` (one readable line per reply).
+        #[arg(long, value_parser = ["json", "text"], default_value = "json")]
+        format: String,
     },
     /// Monte Carlo playthroughs of a scenario with the real executor: per-event launch
     /// probability, outcomes, launch days, expiries; distinct orders and entropy.
@@ -149,9 +152,12 @@ enum Command {
         /// Worker threads (default: the number of cores); results do not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// Print JSON instead of a table.
+        /// Print JSON instead of a table (the same as `--format json`).
         #[arg(long)]
         json: bool,
+        /// Output: `text` (a table) or `json`.
+        #[arg(long, value_parser = ["text", "json"], default_value = "text")]
+        format: String,
     },
     /// Feed scripted world events to a pack's triggers, one JSON object per line (e.g.
     /// `{"event":"enter","npc":"hero","area":"A"}`, `{"equip":"hero","item":"ice_sword"}`,
@@ -169,6 +175,9 @@ enum Command {
         /// JSON line each. Repeatable.
         #[arg(long)]
         explain: Vec<String>,
+        /// Output: `json` (one JSON object per reply) or `text` (one readable line per reply).
+        #[arg(long, value_parser = ["json", "text"], default_value = "json")]
+        format: String,
     },
     Coverage(coverage::CoverageArgs),
     Test(test::TestArgs),
@@ -211,7 +220,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             events,
             seed,
             explain,
-        } => triggers::triggers(&pack, &events, seed, &explain),
+            format,
+        } => triggers::triggers(&pack, &events, seed, &explain, format == "text"),
         Command::Talk {
             pack,
             seconds,
@@ -238,7 +248,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             pack,
             scenario,
             script,
-        } => events::events(&pack, scenario.as_deref(), script.as_deref()),
+            format,
+        } => events::events(
+            &pack,
+            scenario.as_deref(),
+            script.as_deref(),
+            format == "text",
+        ),
         Command::Replay {
             pack,
             scenario,
@@ -246,7 +262,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             threads,
             json,
-        } => replay::replay(&pack, scenario.as_deref(), runs, seed, threads, json),
+            format,
+        } => replay::replay(
+            &pack,
+            scenario.as_deref(),
+            runs,
+            seed,
+            threads,
+            json || format == "json",
+        ),
         Command::Coverage(a) => coverage::coverage(a),
         Command::Test(a) => test::test(a),
         Command::Diverge(a) => diverge::diverge_cmd(a),

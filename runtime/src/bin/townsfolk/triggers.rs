@@ -10,6 +10,7 @@ pub(super) fn triggers(
     events: &Path,
     seed: u64,
     explain: &[String],
+    text: bool,
 ) -> anyhow::Result<ExitCode> {
     use townsfolk_runtime::tools::triggers as script;
     let (_, session) = match open_session(path, seed, None, "run") {
@@ -27,7 +28,7 @@ pub(super) fn triggers(
         }
     }
     let mut tool = script::Script::new(session, wanted);
-    let code = run_tool(Some(events), &mut tool)?;
+    let code = run_tool(Some(events), &mut tool, text)?;
     let session = tool.session;
     for problem in session.problems() {
         eprintln!("warning: {problem}");
