@@ -344,6 +344,19 @@ impl EditorApp {
                 shell::dock::show_tab(&mut self.dock, tab.clone());
                 self.inspected = Some(tab);
             }
+            Action::RenameAsset { asset, new } => {
+                let done =
+                    crate::document::rename_asset(self.doc.pack(), asset.kind, &asset.id, &new)
+                        .and_then(|e| self.doc.apply(e));
+                self.status = Some(match done {
+                    Ok(()) => format!(
+                        "Renamed {} `{}` to `{new}`",
+                        asset.kind.label().to_lowercase(),
+                        asset.id
+                    ),
+                    Err(e) => format!("Rename: {e}"),
+                });
+            }
             Action::Reveal(at) => {
                 self.views.reveal(&mut self.doc, &at);
                 let tab = Tab::Asset(at.asset);
@@ -359,6 +372,13 @@ impl EditorApp {
             Action::ResetLayout => self.dock = shell::dock::default_layout(),
             Action::SetTheme(theme) => self.prefs.theme = theme,
             Action::SetScale(scale) => self.prefs.scale = scale,
+            Action::SetTreeDirection(dir) => {
+                if self.doc.pack().editor.tree_direction != dir
+                    && let Err(e) = self.doc.apply(crate::document::Edit::TreeDirection(dir))
+                {
+                    self.status = Some(format!("Tree direction: {e}"));
+                }
+            }
             Action::PlayPause => {
                 if self.preview.session.is_some() {
                     self.preview.playing = !self.preview.playing;
@@ -394,6 +414,8 @@ impl eframe::App for EditorApp {
         self.doc.poll();
         shell::files::on_frame(self, &ctx);
         self.handle_keys(&ctx);
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
 
         if self.dock.find_tab(&Tab::Preview).is_some() {
             let dt = f64::from(ctx.input(|i| i.stable_dt));
@@ -437,6 +459,8 @@ impl eframe::App for EditorApp {
         for a in actions {
             self.perform(&ctx, a);
         }
+        self.views
+            .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
         self.views
             .retain_open(&shell::dock::open_assets(&self.dock));
 

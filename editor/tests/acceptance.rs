@@ -212,7 +212,6 @@ fn find_usages_of_a_tree_lists_the_hits_and_a_hit_opens_and_frames_its_node() {
 }
 
 #[test]
-#[ignore = "bug: the tree inspector's blackboard table is wider than the inspector dock tab and is clipped with no horizontal scroll (views/tree/inspector.rs `ScrollArea::vertical`), so its uses counts and remove buttons cannot be reached at 1400×900 (reported)"]
 fn the_blackboard_uses_count_is_reachable_in_the_inspector_dock_tab() {
     let mut h = guards_app();
     open_tree_from_assets(&mut h, "guard — Guard", "guard");

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use townsfolk_runtime::pack::{Node, NodeLayout};
+use townsfolk_runtime::pack::{Node, NodeLayout, VarDecl};
 
 /// Marks clipboard text as ours.
 pub const CLIPBOARD_FORMAT: &str = "townsfolk-nodes";
@@ -23,6 +23,10 @@ pub struct ClipboardPayload {
     /// Layouts of the copied nodes (of any depth), by node id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub layouts: BTreeMap<String, NodeLayout>,
+    /// The source tree's declarations of the blackboard variables the copied nodes use, so
+    /// that pasting into a tree that lacks them declares them there.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blackboard: BTreeMap<String, VarDecl>,
 }
 
 /// Clipboard text that is not a node payload.
@@ -38,6 +42,7 @@ impl ClipboardPayload {
             source_tree: source_tree.into(),
             nodes,
             layouts,
+            blackboard: BTreeMap::new(),
         }
     }
 

@@ -25,6 +25,9 @@ pub struct Document {
     checked: u64,
     revision: u64,
     checker: Checker,
+    /// Every asset id change since the document opened (kind, old, new), in order: renames,
+    /// and their undos and redos. Views read it from their own cursor.
+    renames: Vec<(AssetKind, String, String)>,
     /// What is selected (view state: not an undo step, never makes the document dirty).
     pub selection: Selection,
 }
@@ -87,6 +90,7 @@ impl Document {
             checked,
             revision: 0,
             checker,
+            renames: Vec::new(),
             selection: Selection::default(),
         }
     }
@@ -111,6 +115,19 @@ impl Document {
     }
 
     fn changed(&mut self, applied: Vec<Edit>) {
+        let before = self.renames.len();
+        for e in &applied {
+            collect_renames(e, &mut self.renames);
+        }
+        // The selection follows its asset to its new id.
+        for (kind, old, new) in &self.renames[before..] {
+            if let Some(a) = &mut self.selection.asset
+                && a.kind == *kind
+                && a.id == *old
+            {
+                a.id = new.clone();
+            }
+        }
         self.revision += 1;
         if !self.checker.send_edits(applied, self.revision) {
             // No worker (it could not start or it ended): check inline.
@@ -118,6 +135,14 @@ impl Document {
             self.checked = self.revision;
         }
         self.prune_selection();
+    }
+
+    /// Every asset id change since the document opened, oldest first: (kind, old id, new id)
+    /// for a rename, or the undo or redo of one. A view keeps how many it has seen and
+    /// follows the rest (`&log[seen..]`) to keep showing its asset. It only grows (by one
+    /// entry per renamed asset per step).
+    pub fn rename_log(&self) -> &[(AssetKind, String, String)] {
+        &self.renames
     }
 
     /// Drops selected items that no longer exist (after an undo, a delete, …).
@@ -304,5 +329,23 @@ impl Document {
     /// Approximate bytes the undo history holds (its edits' data).
     pub fn history_bytes(&self) -> usize {
         self.history.approx_bytes()
+    }
+}
+
+/// The asset id changes an applied edit made: an `Edit::Asset` whose value carries another
+/// id than the one it replaced.
+fn collect_renames(edit: &Edit, out: &mut Vec<(AssetKind, String, String)>) {
+    match edit {
+        Edit::Asset {
+            kind,
+            id,
+            value: Some(v),
+        } if v.id() != id => out.push((*kind, id.clone(), v.id().to_string())),
+        Edit::Batch(list) => {
+            for e in list {
+                collect_renames(e, out);
+            }
+        }
+        _ => {}
     }
 }

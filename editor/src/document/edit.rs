@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 use townsfolk_runtime::pack::{
-    BreakpointDef, ClockDef, GraphLayout, Node, NodeKind, NodeLayout, Pack, Rect, VarDecl,
+    BreakpointDef, ClockDef, GraphLayout, Node, NodeKind, NodeLayout, Pack, Rect, TreeDirection,
+    VarDecl,
 };
 
 use super::asset::{AssetKind, AssetValue};
@@ -53,6 +54,8 @@ pub enum Edit {
     Counter { name: String, value: Option<i64> },
     /// Replaces the debugger breakpoints saved in the pack.
     Breakpoints(Vec<BreakpointDef>),
+    /// The direction the editor draws trees in (the pack's `editor.tree_direction`).
+    TreeDirection(TreeDirection),
     /// Several edits as one; applied in order, all or none. The inverse is the reversed
     /// inverses.
     Batch(Vec<Edit>),
@@ -183,6 +186,7 @@ impl Edit {
             Edit::Flag { .. } => "Edit flag".into(),
             Edit::Counter { .. } => "Edit counter".into(),
             Edit::Breakpoints(_) => "Edit breakpoints".into(),
+            Edit::TreeDirection(_) => "Change tree direction".into(),
             Edit::Batch(v) => match v.as_slice() {
                 [one] => one.label(),
                 _ => "Edit".into(),
@@ -305,6 +309,10 @@ pub fn apply(pack: &mut Pack, edit: Edit) -> Result<Edit, EditError> {
         Edit::Breakpoints(list) => {
             let old = std::mem::replace(&mut pack.editor.breakpoints, list);
             Ok(Edit::Breakpoints(old))
+        }
+        Edit::TreeDirection(d) => {
+            let old = std::mem::replace(&mut pack.editor.tree_direction, d);
+            Ok(Edit::TreeDirection(old))
         }
         Edit::Batch(edits) => {
             let mut inverses = Vec::with_capacity(edits.len());

@@ -4,7 +4,7 @@
 //! - [`asset`]: asset kinds and references, whole asset values, the selection.
 //! - [`edit`]: [`Edit`] and [`edit::apply`], which returns the inverse.
 //! - [`Document`]: pack + history (with gestures) + dirty flag + background checks.
-//! - [`ops`]: operations returning edits (add, delete, move, copy/paste, extract, …).
+//! - [`ops`]: node defaults ([`ops::default_kind`]) and operations returning edits (add, delete, move, copy/paste, extract, …).
 //! - [`rename`]: rename an id with every reference following.
 //! - [`find`]: find and find usages.
 //! - [`tree`]: node lookups inside one tree.
@@ -12,12 +12,14 @@
 pub mod asset;
 mod checker;
 pub mod clipboard;
+mod defaults;
 mod doc;
 pub mod edit;
 pub mod find;
 mod history;
 pub mod ops;
 pub mod rename;
+mod retype;
 pub mod tree;
 
 pub use asset::{AssetKind, AssetRef, AssetValue, Selection};
@@ -27,8 +29,10 @@ pub use doc::Document;
 pub use edit::{Edit, EditError, NodeProps, TreeOp, WorldSettings, apply};
 pub use find::{Hit, find, find_usages};
 pub use ops::{DeleteMode, unique_node_id};
-pub use rename::rename;
+pub use rename::{asset_target, rename, rename_asset};
 pub use townsfolk_runtime::pack::refs::Target;
 
+#[cfg(test)]
+mod ops_tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -4,8 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use townsfolk_runtime::pack::refs::{self, Target};
 use townsfolk_runtime::pack::{
-    Arity, GraphLayout, Node, NodeKind, NodeLayout, Pack, Point, TreeDef,
+    Arity, GraphLayout, Node, NodeKind, NodeLayout, Pack, Point, TreeDef, VarDecl,
 };
 
 use super::asset::{AssetKind, AssetValue};
@@ -74,37 +75,8 @@ pub fn new_node(id: &str, kind: NodeKind) -> Node {
     }
 }
 
-/// A node of every kind with default parameters, for the palette (keyed by type name).
-pub fn default_kind(type_name: &str) -> Option<NodeKind> {
-    // Each kind's minimal JSON: its required parameters with neutral values.
-    let params = match type_name {
-        "retry" => r#"{"times": 3}"#,
-        "cooldown" | "timeout" | "wait" => r#"{"seconds": 1.0}"#,
-        "guard" => r#"{"condition": "true"}"#,
-        "condition" => r#"{"expr": "true"}"#,
-        "in_area" => r#"{"area": ""}"#,
-        "time_window" => r#"{"from_hour": 8.0, "to_hour": 18.0}"#,
-        "has_message" => r#"{"inbox": "default"}"#,
-        "chance" => r#"{"probability": 0.5}"#,
-        "move_to" => r#"{"target": {"point": [0, 0]}}"#,
-        "set" => r#"{"var": "", "value": "0"}"#,
-        "send_message" => r#"{"to": "self", "message": ""}"#,
-        "animate" => r#"{"animation": "", "seconds": 1.0}"#,
-        "say" => r#"{"text": "", "seconds": 2.0}"#,
-        "log" => r#"{"text": ""}"#,
-        "subtree" => r#"{"tree": ""}"#,
-        "go_to_child" => r#"{"kind": ""}"#,
-        "enable_template" => r#"{"template": "", "enabled": true}"#,
-        "message_holders" => r#"{"message": ""}"#,
-        "create_area" => r#"{"prototype": ""}"#,
-        "converse" => r#"{"cast": ""}"#,
-        _ => "{}",
-    };
-    let mut v: serde_json::Value = serde_json::from_str(params).ok()?;
-    v.as_object_mut()?
-        .insert("type".into(), serde_json::Value::String(type_name.into()));
-    serde_json::from_value(v).ok()
-}
+pub use super::defaults::default_kind;
+pub use super::retype::change_type;
 
 fn check_can_take(parent: &Node, adding: usize) -> Result<(), EditError> {
     match parent.kind.arity() {
@@ -355,12 +327,60 @@ pub fn copy(pack: &Pack, tree: &str, nodes: &[String]) -> Result<ClipboardPayloa
         }
         copied.push(node.clone());
     }
-    Ok(ClipboardPayload::new(tree, copied, layouts))
+    let mut payload = ClipboardPayload::new(tree, copied, layouts);
+    payload.blackboard = used_declarations(t, &payload.nodes);
+    Ok(payload)
+}
+
+/// The names of the blackboard variables of `tree` that `nodes` (with their subtrees) use:
+/// in expressions, `{var}` text parameters and variable fields, as the runtime's reference
+/// walker finds them.
+pub fn variables_used(t: &TreeDef, nodes: &[Node]) -> BTreeSet<String> {
+    // A scratch pack holding only these nodes under the tree's blackboard: every variable
+    // reference found in it comes from them.
+    let mut root = new_node("__scratch_root", NodeKind::Sequence { reactive: false });
+    root.children = nodes.to_vec();
+    let mut scratch = Pack::new("scratch");
+    scratch.trees.push(TreeDef {
+        id: t.id.clone(),
+        name: None,
+        comment: None,
+        blackboard: t.blackboard.clone(),
+        root,
+    });
+    refs::all(&scratch)
+        .into_iter()
+        .filter(|r| r.role == refs::Role::Use)
+        .filter_map(|r| match r.target {
+            Target::Var { var, .. } => Some(var),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tree's declarations of the variables `nodes` use.
+fn used_declarations(t: &TreeDef, nodes: &[Node]) -> BTreeMap<String, VarDecl> {
+    let used = variables_used(t, nodes);
+    t.blackboard
+        .iter()
+        .filter(|(k, _)| used.contains(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// What pasting does: the edit, the pasted top-level ids, and warnings (a declaration that
+/// clashed with the target tree's: the target's was kept).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pasted {
+    pub edit: Edit,
+    pub ids: Vec<String>,
+    pub warnings: Vec<String>,
 }
 
 /// Pastes a payload as children of `parent` from `index` on: ids are made unique in the
-/// target tree, layouts follow (moved by `offset` when given). Returns the edit and the new
-/// ids of the pasted top-level nodes.
+/// target tree, layouts follow (moved by `offset` when given), and the blackboard
+/// declarations the nodes use are added where the target tree lacks them (one it declares
+/// with another type keeps the target's, with a warning).
 pub fn paste(
     pack: &Pack,
     tree: &str,
@@ -368,7 +388,7 @@ pub fn paste(
     index: usize,
     payload: &ClipboardPayload,
     offset: Option<Point>,
-) -> Result<(Edit, Vec<String>), EditError> {
+) -> Result<Pasted, EditError> {
     let t = tree_of(pack, tree)?;
     check_can_take(node_of(t, parent)?, payload.nodes.len())?;
     let mut taken = tree::ids(&t.root);
@@ -405,7 +425,29 @@ pub fn paste(
             layout: Some(g),
         });
     }
-    Ok((Edit::Batch(edits), roots))
+    let mut warnings = Vec::new();
+    for (var, decl) in &payload.blackboard {
+        match t.blackboard.get(var) {
+            None => edits.push(Edit::Tree {
+                tree: tree.to_string(),
+                op: TreeOp::SetBlackboard {
+                    var: var.clone(),
+                    decl: Some(decl.clone()),
+                },
+            }),
+            Some(have) if have.ty != decl.ty => warnings.push(format!(
+                "variable `{var}` is a {} in `{tree}` but a {} where the nodes were copied \
+                 from: `{tree}`'s declaration is kept",
+                have.ty, decl.ty
+            )),
+            Some(_) => {}
+        }
+    }
+    Ok(Pasted {
+        edit: Edit::Batch(edits),
+        ids: roots,
+        warnings,
+    })
 }
 
 /// Gives every node of a subtree an id not in `taken` (keeping ids that are free), adding
@@ -489,8 +531,9 @@ pub fn cut(
 
 /// Extracts the selection into a new tree and puts a `subtree` node referencing it in its
 /// place. The selection is one node, or siblings of one parent (then the new tree's root is
-/// a sequence of them, in order). The new tree declares the source tree's blackboard (a
-/// subtree runs on the NPC's blackboard). Returns the edit and the new tree's id.
+/// a sequence of them, in order). The new tree declares the source tree's blackboard
+/// variables the extracted nodes use (a subtree runs on the NPC's blackboard). Returns the
+/// edit and the new tree's id.
 pub fn extract_subtree(
     pack: &Pack,
     tree: &str,
@@ -553,7 +596,7 @@ pub fn extract_subtree(
         id: new_id.clone(),
         name: None,
         comment: Some(format!("Extracted from `{tree}`.")),
-        blackboard: t.blackboard.clone(),
+        blackboard: used_declarations(t, std::slice::from_ref(&root)),
         root,
     };
     let mut edits = vec![Edit::Asset {

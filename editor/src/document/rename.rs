@@ -43,6 +43,47 @@ pub fn renamed(target: &Target, new: &str) -> Target {
     }
 }
 
+/// What renaming the asset `id` of `kind` renames.
+pub fn asset_target(kind: AssetKind, id: &str) -> Target {
+    let id = id.to_string();
+    match kind {
+        AssetKind::Tree => Target::Tree(id),
+        AssetKind::Area => Target::Area(id),
+        AssetKind::Event => Target::Event(id),
+        AssetKind::Scenario => Target::Scenario(id),
+        AssetKind::Cast => Target::Cast(id),
+        AssetKind::Trigger => Target::Trigger(id),
+        AssetKind::Npc => Target::Npc(id),
+        AssetKind::Object => Target::Object(id),
+    }
+}
+
+/// The edit renaming an asset (a tree, an area, an NPC, …) with every reference following.
+/// Refused with a message naming the problem when the new id is empty, has spaces around it
+/// or is already taken by an asset of that kind (or, for NPCs, objects and areas, by any
+/// entity).
+pub fn rename_asset(pack: &Pack, kind: AssetKind, old: &str, new: &str) -> Result<Edit, EditError> {
+    if kind.position(pack, old).is_none() {
+        return Err(EditError::NoAsset {
+            kind,
+            id: old.to_string(),
+        });
+    }
+    if new.trim().is_empty() {
+        return Err(EditError::Invalid(format!(
+            "the new id of {} `{old}` is empty",
+            kind.label().to_lowercase()
+        )));
+    }
+    if new != old && kind.position(pack, new).is_some() {
+        return Err(EditError::DuplicateAsset {
+            kind,
+            id: new.to_string(),
+        });
+    }
+    rename(pack, &asset_target(kind, old), new)
+}
+
 /// Which piece of the pack a reference sits in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Unit {

@@ -22,7 +22,7 @@ pub(crate) fn sample(name: &str) -> Pack {
     pack::load_str(&sample_text(name)).pack.unwrap()
 }
 
-fn canon(p: &Pack) -> String {
+pub(crate) fn canon(p: &Pack) -> String {
     pack::to_canonical_string(p)
 }
 
@@ -460,7 +460,7 @@ fn tree_ops_refuse_bad_moves() {
     ));
 }
 
-fn small_pack() -> Pack {
+pub(crate) fn small_pack() -> Pack {
     let text = r#"{
       "format": "townsfolk-pack", "version": 1, "name": "small",
       "world": { "npcs": [ { "id": "bob", "pos": [1, 1], "tree": "patrol" } ] },
@@ -533,7 +533,11 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
     );
     // Through the clipboard's text, as between two windows.
     let payload = ClipboardPayload::from_text(&payload.to_text()).unwrap();
-    let (e, roots) = ops::paste(&p, "idle", "root", 1, &payload, None).unwrap();
+    let ops::Pasted {
+        edit: e,
+        ids: roots,
+        ..
+    } = ops::paste(&p, "idle", "root", 1, &payload, None).unwrap();
     apply(&mut p, e).unwrap();
     assert_eq!(roots, ["watch"]);
     assert_eq!(children(&p, "idle", "root"), ["wait", "watch"]);
@@ -542,7 +546,11 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
         Point { x: 0.0, y: 40.0 }
     );
     // Pasting again into the same tree renames every pasted id.
-    let (e, roots) = ops::paste(
+    let ops::Pasted {
+        edit: e,
+        ids: roots,
+        ..
+    } = ops::paste(
         &p,
         "idle",
         "root",
@@ -800,6 +808,21 @@ fn every_palette_kind_has_defaults() {
         let k = ops::default_kind(name).unwrap_or_else(|| panic!("{name}"));
         assert_eq!(k.type_name(), *name);
     }
+    assert_eq!(ops::default_kind("no_such_kind"), None);
+    // Parameters that name something start empty (unfilled, shown red), not with a value
+    // that silently passes.
+    assert_eq!(
+        ops::default_kind("condition"),
+        Some(NodeKind::Condition {
+            expr: String::new()
+        })
+    );
+    assert_eq!(
+        ops::default_kind("guard"),
+        Some(NodeKind::Guard {
+            condition: String::new()
+        })
+    );
 }
 
 #[test]

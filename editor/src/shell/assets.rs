@@ -14,6 +14,16 @@ const MAX_ROWS: usize = 300;
 #[derive(Default)]
 pub(crate) struct AssetBrowser {
     pub filter: String,
+    /// The rename popup in progress (F2 or "Rename…" on a row).
+    pub renaming: Option<Renaming>,
+}
+
+/// Renaming one asset: its new id as typed, and why the last try was refused.
+pub(crate) struct Renaming {
+    pub asset: AssetRef,
+    pub text: String,
+    pub error: Option<String>,
+    pub focus_requested: bool,
 }
 
 /// What a row shows after the id (a tree's name, an NPC's tree, …).
@@ -111,6 +121,22 @@ pub(crate) fn asset_browser_ui(
                                     "Open {} `{id}`",
                                     kind.label().to_lowercase()
                                 ));
+                                let f2 = r.hovered() && ui.input(|i| i.key_pressed(egui::Key::F2));
+                                let mut ask = f2;
+                                r.context_menu(|ui| {
+                                    if ui.button("Rename…").clicked() {
+                                        ask = true;
+                                        ui.close();
+                                    }
+                                });
+                                if ask {
+                                    browser.renaming = Some(Renaming {
+                                        asset: AssetRef::new(kind, id),
+                                        text: id.to_string(),
+                                        error: None,
+                                        focus_requested: false,
+                                    });
+                                }
                                 if r.clicked() {
                                     if kind == AssetKind::Npc {
                                         actions.push(Action::SelectNpc(id.to_string()));
@@ -131,4 +157,61 @@ pub(crate) fn asset_browser_ui(
                     });
             }
         });
+    rename_popup_ui(ui, browser, pack, actions);
+}
+
+/// The rename popup of the browser: Enter renames (every reference follows), Escape cancels;
+/// a clash or an empty id is shown in the popup.
+fn rename_popup_ui(
+    ui: &mut egui::Ui,
+    browser: &mut AssetBrowser,
+    pack: &Pack,
+    actions: &mut Vec<Action>,
+) {
+    let Some(mut p) = browser.renaming.take() else {
+        return;
+    };
+    let mut open = true;
+    let mut go = false;
+    let title = format!("Rename {}", p.asset.kind.label().to_lowercase());
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+        .open(&mut open)
+        .show(ui.ctx(), |ui| {
+            ui.label(format!("New id for `{}` (references follow):", p.asset.id));
+            let r = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(240.0));
+            if !p.focus_requested {
+                r.request_focus();
+                p.focus_requested = true;
+            }
+            if let Some(e) = &p.error {
+                ui.label(RichText::new(e).color(crate::widgets::ERROR_COLOR));
+            }
+            go |= r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            go |= ui.button("Rename").clicked();
+        });
+    if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        open = false;
+    }
+    if go && open {
+        let new = p.text.trim().to_string();
+        match crate::document::rename_asset(pack, p.asset.kind, &p.asset.id, &new) {
+            Ok(_) => {
+                actions.push(Action::RenameAsset {
+                    asset: p.asset.clone(),
+                    new,
+                });
+                return;
+            }
+            Err(e) => {
+                p.error = Some(e.to_string());
+                p.focus_requested = false;
+            }
+        }
+    }
+    if open {
+        browser.renaming = Some(p);
+    }
 }

@@ -2,6 +2,7 @@
 //! one table in `shortcuts`) and the Help windows.
 
 use egui::{Button, RichText};
+use townsfolk_runtime::pack::TreeDirection;
 
 use crate::EditorApp;
 use crate::shell::Action;
@@ -139,6 +140,20 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
             for theme in [Theme::Dark, Theme::Light] {
                 if ui.radio(app.prefs.theme == theme, theme.label()).clicked() {
                     actions.push(Action::SetTheme(theme));
+                    ui.close();
+                }
+            }
+            ui.separator();
+            ui.label(RichText::new("Tree direction").weak());
+            for (dir, label) in [
+                (TreeDirection::TopDown, "Top-down"),
+                (TreeDirection::LeftToRight, "Left to right"),
+            ] {
+                // A radio button: egui's default fonts have no ● (it drew as a box).
+                let on = app.doc.pack().editor.tree_direction == dir;
+                let r = ui.add_enabled(!app.doc.is_read_only(), egui::RadioButton::new(on, label));
+                if r.clicked() {
+                    actions.push(Action::SetTreeDirection(dir));
                     ui.close();
                 }
             }

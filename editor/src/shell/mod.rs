@@ -39,6 +39,11 @@ pub(crate) enum Action {
     Redo,
     Find,
     CloseTab,
+    /// Rename an asset, every reference following (one undo step).
+    RenameAsset {
+        asset: AssetRef,
+        new: String,
+    },
     /// Open an asset's tab (or focus it).
     Open(AssetRef),
     /// Open an asset and select (and frame) an item in it.
@@ -54,6 +59,8 @@ pub(crate) enum Action {
     ResetLayout,
     SetTheme(prefs::Theme),
     SetScale(f32),
+    /// Draw trees top-down or left to right (saved in the pack's editor section).
+    SetTreeDirection(townsfolk_runtime::pack::TreeDirection),
     PlayPause,
     Step,
     Restart,

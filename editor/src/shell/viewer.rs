@@ -27,6 +27,8 @@ pub(crate) struct Views {
     pub browser: AssetBrowser,
     pub find: FindState,
     pub live: NodeIndex,
+    /// How many entries of the document's rename log the dock tabs have followed.
+    pub renames_seen: usize,
 }
 
 impl Views {
@@ -52,6 +54,37 @@ impl Views {
         {
             tab.select_and_frame(doc, node);
         }
+    }
+
+    /// Asset tabs (and their view state) follow the renames made since the last call: a
+    /// renamed tree's tab stays open under its new id, and so does the inspector.
+    pub fn follow_renames(
+        &mut self,
+        doc: &Document,
+        dock: &mut egui_dock::DockState<Tab>,
+        inspected: &mut Option<Tab>,
+    ) {
+        let log = doc.rename_log();
+        let seen = self.renames_seen.min(log.len());
+        for (kind, old, new) in &log[seen..] {
+            let was = AssetRef::new(*kind, old.clone());
+            let now = AssetRef::new(*kind, new.clone());
+            for (_, t) in dock.iter_all_tabs_mut() {
+                if *t == Tab::Asset(was.clone()) {
+                    *t = Tab::Asset(now.clone());
+                }
+            }
+            if *inspected == Some(Tab::Asset(was.clone())) {
+                *inspected = Some(Tab::Asset(now.clone()));
+            }
+            if *kind == AssetKind::Tree
+                && let Some(mut tab) = self.trees.remove(old)
+            {
+                tab.follow_renames(doc);
+                self.trees.insert(new.clone(), tab);
+            }
+        }
+        self.renames_seen = log.len();
     }
 
     /// Drops the state of tabs that were closed.
@@ -98,7 +131,7 @@ impl TabViewer for Viewer<'_> {
             }
             Tab::Asset(a) if a.kind == AssetKind::Tree => match self.views.trees.get(&a.id) {
                 Some(t) => t.title(self.doc).into(),
-                None => format!("🌳 {}", a.id).into(),
+                None => format!("{} {}", crate::views::tree::TREE_ICON, a.id).into(),
             },
             Tab::Asset(a) => format!("{} {} (read-only)", a.kind.label(), a.id).into(),
             other => other.tool_label().into(),
@@ -167,6 +200,29 @@ impl TabViewer for Viewer<'_> {
                     asset,
                 );
             }
+        }
+    }
+
+    fn context_menu(&mut self, ui: &mut egui::Ui, tab: &mut Tab, _path: egui_dock::NodePath) {
+        if let Tab::Asset(a) = tab
+            && a.kind == AssetKind::Tree
+            && let Some(t) = self.views.trees.get_mut(&a.id)
+            && ui.button("Rename tree…").clicked()
+        {
+            t.ask_rename_tree();
+            ui.close();
+        }
+    }
+
+    fn on_tab_button(&mut self, tab: &mut Tab, response: &egui::Response) {
+        // F2 over a tree tab's title renames the tree.
+        if let Tab::Asset(a) = tab
+            && a.kind == AssetKind::Tree
+            && response.hovered()
+            && response.ctx.input(|i| i.key_pressed(egui::Key::F2))
+            && let Some(t) = self.views.trees.get_mut(&a.id)
+        {
+            t.ask_rename_tree();
         }
     }
 

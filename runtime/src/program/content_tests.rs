@@ -52,8 +52,8 @@ pub struct CTest {
     pub within: Option<u64>,
     /// `at`: the tick at which it must hold.
     pub at: Option<u64>,
-    /// Statistical: the fraction of seeds (0..=1) in which it must hold.
-    pub min_fraction: Option<f64>,
+    /// Statistical: the percentage of seeds (0..=100) in which it must hold.
+    pub min_percent: Option<f64>,
     /// The measures its expression reads, by `slot - MEASURE_SLOT`.
     pub measures: Vec<Measure>,
 }
@@ -218,8 +218,8 @@ pub(super) fn build(b: &mut Builder) {
             }
             (_, None) => None,
         };
-        let min_fraction = match t.min_percent {
-            Some(x) if x.is_finite() && (0.0..=100.0).contains(&x) => Some(x / 100.0),
+        let min_percent = match t.min_percent {
+            Some(x) if x.is_finite() && (0.0..=100.0).contains(&x) => Some(x),
             Some(x) => {
                 b.err(
                     key(&path, "min_percent"),
@@ -249,7 +249,7 @@ pub(super) fn build(b: &mut Builder) {
                 scope,
                 within,
                 at,
-                min_fraction,
+                min_percent,
                 measures,
             }),
             Err(e) => {

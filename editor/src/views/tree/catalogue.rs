@@ -3,7 +3,9 @@
 //! shows. One row per `NodeKind::TYPE_NAMES` entry (checked by a test).
 
 use egui::Color32;
-use townsfolk_runtime::pack::{ChildChoice, MoveTarget, NodeKind, Point};
+use townsfolk_runtime::pack::{MoveTarget, NodeKind};
+
+use crate::document::ops;
 
 /// A palette group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -73,7 +75,9 @@ impl KindInfo {
     /// The kind with its default parameters. Parameters that name something (an area, a tree,
     /// an expression) start empty: the node shows them red until they are filled.
     pub fn default_kind(&self) -> NodeKind {
-        default_kind(self.type_name)
+        // Every catalogue row is a runtime type name (a test checks both tables agree), so
+        // the fallback is never taken.
+        ops::default_kind(self.type_name).unwrap_or(NodeKind::Sequence { reactive: false })
     }
 
     /// Whether a palette search matches (case-insensitive, on the type name, the label or the
@@ -252,7 +256,7 @@ pub const CATALOGUE: &[KindInfo] = &[
     k("animate", "Animate", Actions, "🎞", "Plays an animation"),
     k("say", "Say", Actions, "💬", "Says a line"),
     k("log", "Log", Actions, "📝", "Writes a line to the trace"),
-    k("subtree", "Subtree", Actions, "🌳", "Runs another tree"),
+    k("subtree", "Subtree", Actions, "🖧", "Runs another tree"),
     k(
         "request",
         "Request",
@@ -342,109 +346,26 @@ pub fn search(query: &str) -> Vec<&'static KindInfo> {
     hits
 }
 
-/// A node kind with its default parameters (an unknown type name gives a sequence).
-pub fn default_kind(type_name: &str) -> NodeKind {
-    let s = String::new;
-    let inbox = || "default".to_string();
-    match type_name {
-        "sequence" => NodeKind::Sequence { reactive: false },
-        "selector" => NodeKind::Selector { reactive: false },
-        "parallel" => NodeKind::Parallel {
-            success_threshold: None,
-            failure_threshold: None,
-        },
-        "random_selector" => NodeKind::RandomSelector {
-            weights: Vec::new(),
-        },
-        "inverter" => NodeKind::Inverter,
-        "force_success" => NodeKind::ForceSuccess,
-        "force_failure" => NodeKind::ForceFailure,
-        "repeat" => NodeKind::Repeat { times: None },
-        "retry" => NodeKind::Retry { times: 3 },
-        "cooldown" => NodeKind::Cooldown { seconds: 1.0 },
-        "timeout" => NodeKind::Timeout { seconds: 5.0 },
-        "guard" => NodeKind::Guard { condition: s() },
-        "condition" => NodeKind::Condition { expr: s() },
-        "in_area" => NodeKind::InArea { area: s() },
-        "time_window" => NodeKind::TimeWindow {
-            from_hour: 8.0,
-            to_hour: 18.0,
-        },
-        "has_message" => NodeKind::HasMessage {
-            inbox: inbox(),
-            message: None,
-        },
-        "chance" => NodeKind::Chance { probability: 0.5 },
-        "move_to" => NodeKind::MoveTo {
-            target: MoveTarget::Point(Point { x: 0.0, y: 0.0 }),
-            tolerance: None,
-        },
-        "wait" => NodeKind::Wait { seconds: 1.0 },
-        "set" => NodeKind::Set {
-            var: s(),
-            value: s(),
-        },
-        "send_message" => NodeKind::SendMessage {
-            to: s(),
-            inbox: inbox(),
-            message: s(),
-        },
-        "receive" => NodeKind::Receive {
-            inbox: inbox(),
-            message: None,
-            sender_var: None,
-        },
-        "animate" => NodeKind::Animate {
-            animation: s(),
-            seconds: 1.0,
-        },
-        "say" => NodeKind::Say {
-            text: s(),
-            seconds: 2.0,
-        },
-        "log" => NodeKind::Log { text: s() },
-        "subtree" => NodeKind::Subtree { tree: s() },
-        "request" => NodeKind::Request {
-            prefer: Vec::new(),
-            forbid: Vec::new(),
-            area_kind: None,
-        },
-        "go_to_child" => NodeKind::GoToChild {
-            kind: s(),
-            choose: ChildChoice::Weight,
-        },
-        "peek" => NodeKind::Peek {
-            inbox: inbox(),
-            message: None,
-            sender_var: None,
-        },
-        "wait_message" => NodeKind::WaitMessage {
-            inbox: inbox(),
-            message: None,
-            sender_var: None,
-        },
-        "enable_template" => NodeKind::EnableTemplate {
-            template: s(),
-            enabled: true,
-        },
-        "message_holders" => NodeKind::MessageHolders {
-            template: None,
-            inbox: inbox(),
-            message: s(),
-        },
-        "create_area" => NodeKind::CreateArea {
-            prototype: s(),
-            seconds: None,
-        },
-        "remove_area" => NodeKind::RemoveArea,
-        "converse" => NodeKind::Converse {
-            cast: s(),
-            until: None,
-            seconds: None,
-        },
-        // Unknown names never come from the catalogue; a sequence is the harmless answer.
-        _ => NodeKind::Sequence { reactive: false },
+/// A menu of every node kind by group (for "Change type"): returns the type name picked.
+/// The current kind is shown selected.
+pub fn kind_menu_ui(ui: &mut egui::Ui, current: &str) -> Option<&'static str> {
+    let mut picked = None;
+    for g in Group::ALL {
+        ui.menu_button(g.label(), |ui| {
+            for k in CATALOGUE.iter().filter(|k| k.group == g) {
+                let text = egui::RichText::new(format!("{} {}", k.icon, k.label)).color(k.color());
+                if ui
+                    .selectable_label(k.type_name == current, text)
+                    .on_hover_text(k.help)
+                    .clicked()
+                {
+                    picked = Some(k.type_name);
+                    ui.close();
+                }
+            }
+        });
     }
+    picked
 }
 
 /// A number as a card shows it: `2`, `0.5`, `1e-5`.
@@ -572,6 +493,18 @@ mod tests {
     fn every_default_kind_has_its_own_type_name() {
         for k in CATALOGUE {
             assert_eq!(k.default_kind().type_name(), k.type_name, "{}", k.label);
+        }
+    }
+
+    #[test]
+    fn the_palette_inserts_the_documents_defaults() {
+        for k in CATALOGUE {
+            assert_eq!(
+                Some(k.default_kind()),
+                ops::default_kind(k.type_name),
+                "{}",
+                k.label
+            );
         }
     }
 

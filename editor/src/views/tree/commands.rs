@@ -8,9 +8,9 @@ use egui::Pos2;
 use townsfolk_runtime::pack::{Arity, Node, NodeLayout, Pack, Point, TreeDef};
 
 use super::catalogue;
-use super::layout::{NODE_SIZE, tidy};
+use super::layout::{NODE_SIZE, from_view, tidy};
 use super::scene::is_collapsed;
-use super::tab::{DeleteAsk, ExtractPopup, RenamePopup, TreeTab};
+use super::tab::{DeleteAsk, ExtractPopup, RenamePopup, Renaming, TreeTab};
 use crate::document::tree::{find, parent_of};
 use crate::document::{
     AssetKind, ClipboardPayload, DeleteMode, Edit, NodeProps, Target, TreeOp, find_usages, ops,
@@ -101,7 +101,8 @@ pub(crate) fn insert_kind(
         ));
         return;
     };
-    let pos = at.map(|at| point(at - NODE_SIZE / 2.0));
+    let dir = pack.editor.tree_direction;
+    let pos = at.map(|at| point(from_view(at - NODE_SIZE / 2.0, dir)));
     let (edit, id) =
         match ops::add_node(pack, &tab.tree_id, &parent, index, info.default_kind(), pos) {
             Ok(r) => r,
@@ -211,13 +212,14 @@ pub(crate) fn move_child(tab: &mut TreeTab, cx: &mut ViewCtx, delta: isize) {
 }
 
 /// The layout edits that save every card's current position (keeping collapsed and colour),
-/// so that after a first move the tree's layout is explicit.
+/// so that after a first move the tree's layout is explicit. `pos` are drawn positions.
 fn materialize(
     pack: &Pack,
     tab: &TreeTab,
     pos: &BTreeMap<String, Pos2>,
     skip: &[String],
 ) -> Vec<Edit> {
+    let dir = pack.editor.tree_direction;
     pos.iter()
         .filter(|(id, _)| !skip.contains(id))
         .filter(|(id, _)| layout_of(pack, &tab.tree_id, id).is_none())
@@ -226,7 +228,7 @@ fn materialize(
                 &tab.tree_id,
                 id,
                 Some(NodeLayout {
-                    pos: point(*p),
+                    pos: point(from_view(*p, dir)),
                     collapsed: false,
                     color: None,
                 }),
@@ -241,10 +243,16 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
     let pack = cx.doc.pack();
     let Some(t) = tree(pack, tab) else { return };
     let Some(built) = &tab.built else { return };
+    // Drawn positions to saved ones: the sibling order is along the saved x either way.
+    let dir = pack.editor.tree_direction;
+    let moved: Vec<(String, Pos2)> = moved
+        .iter()
+        .map(|(k, p)| (k.clone(), from_view(*p, dir)))
+        .collect();
     let mut edits = Vec::new();
     let moved_ids: Vec<String> = moved.iter().map(|(k, _)| k.clone()).collect();
     edits.extend(materialize(pack, tab, &built.pos, &moved_ids));
-    for (id, p) in moved {
+    for (id, p) in &moved {
         let mut l = layout_of(pack, &tab.tree_id, id).unwrap_or(NodeLayout {
             pos: point(*p),
             collapsed: false,
@@ -254,7 +262,7 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
         edits.push(layout_edit(&tab.tree_id, id, Some(l)));
     }
     // Reorder: one moved child among its siblings, by the centres' x.
-    if let [(id, p)] = moved
+    if let [(id, p)] = moved.as_slice()
         && let Some((parent, index)) = built.place.get(id).and_then(|pl| pl.parent.clone())
         && let Some(par) = find(&t.root, &parent)
     {
@@ -265,7 +273,7 @@ pub(crate) fn moved(tab: &mut TreeTab, cx: &mut ViewCtx, moved: &[(String, Pos2)
                 let x = if c.id == *id {
                     p.x
                 } else {
-                    built.pos.get(&c.id).map_or(0.0, |q| q.x)
+                    built.pos.get(&c.id).map_or(0.0, |q| from_view(*q, dir).x)
                 };
                 (x, c.id.as_str())
             })
@@ -440,12 +448,20 @@ pub(crate) fn paste(tab: &mut TreeTab, cx: &mut ViewCtx, text: &str) {
         return;
     };
     match ops::paste(cx.doc.pack(), &tab.tree_id, &parent, index, &payload, None) {
-        Ok((edit, ids)) => {
+        Ok(ops::Pasted {
+            edit,
+            ids,
+            warnings,
+        }) => {
             if apply(cx, "Paste", edit) {
                 if let Some(first) = ids.first() {
                     tab.frame_pending = Some(first.clone());
                 }
-                cx.status(format!("Pasted {} under `{parent}`", ids.join(", ")));
+                let mut line = format!("Pasted {} under `{parent}`", ids.join(", "));
+                for w in &warnings {
+                    line.push_str(&format!(" — warning: {w}"));
+                }
+                cx.status(line);
                 tab.select(cx.doc, ids);
             }
         }
@@ -473,9 +489,32 @@ pub(crate) fn duplicate(tab: &mut TreeTab, cx: &mut ViewCtx) {
     }
 }
 
+/// Changes a node's type (one undo step), keeping its id, comment, position and — where the
+/// new kind allows — its children; a refusal says why on the status line.
+pub(crate) fn change_type(tab: &mut TreeTab, cx: &mut ViewCtx, node: &str, type_name: &str) {
+    match ops::change_type(cx.doc.pack(), &tab.tree_id, node, type_name) {
+        Ok(edit) => {
+            if apply(cx, "Change type", edit) {
+                let label = catalogue::info(type_name).map_or(type_name, |k| k.label);
+                cx.status(format!("`{node}` is now a {label}"));
+            }
+        }
+        Err(e) => cx.status(format!("Change type: {e}")),
+    }
+}
+
+/// Draws the pack's trees top-down or left to right (saved in the pack's editor section; one
+/// undo step).
+pub(crate) fn set_direction(cx: &mut ViewCtx, dir: townsfolk_runtime::pack::TreeDirection) {
+    if cx.doc.pack().editor.tree_direction != dir {
+        apply(cx, "Tree direction", Edit::TreeDirection(dir));
+    }
+}
+
 /// Opens the rename popup for a node.
 pub(crate) fn ask_rename(tab: &mut TreeTab, node: &Node) {
     tab.rename = Some(RenamePopup {
+        what: Renaming::Node,
         node: node.id.clone(),
         text: node.id.clone(),
         error: None,
@@ -503,6 +542,79 @@ pub(crate) fn rename(
         .collect();
     tab.select(cx.doc, sel);
     cx.status(format!("Renamed `{old}` to `{new}`"));
+    Ok(())
+}
+
+/// Opens the rename popup for the tab's tree.
+pub(crate) fn ask_rename_tree(tab: &mut TreeTab) {
+    tab.rename = Some(RenamePopup {
+        what: Renaming::Tree,
+        node: tab.tree_id.clone(),
+        text: tab.tree_id.clone(),
+        error: None,
+        focus_requested: false,
+    });
+}
+
+/// Renames the tab's tree with every reference following (subtree nodes, NPCs, layouts,
+/// breakpoints, …) as one undo step; the tab follows. `Err` says why not.
+pub(crate) fn rename_tree(tab: &mut TreeTab, cx: &mut ViewCtx, new: &str) -> Result<(), String> {
+    let old = tab.tree_id.clone();
+    let edit = crate::document::rename_asset(cx.doc.pack(), AssetKind::Tree, &old, new)
+        .map_err(|e| e.to_string())?;
+    cx.doc.apply(edit).map_err(|e| e.to_string())?;
+    tab.follow_renames(cx.doc);
+    cx.status(format!("Renamed tree `{old}` to `{new}`"));
+    Ok(())
+}
+
+/// Opens the rename popup for a blackboard variable of the tab's tree.
+pub(crate) fn ask_rename_var(tab: &mut TreeTab, var: &str) {
+    tab.rename = Some(RenamePopup {
+        what: Renaming::Var,
+        node: var.to_string(),
+        text: var.to_string(),
+        error: None,
+        focus_requested: false,
+    });
+}
+
+/// Whether `name` can name a blackboard variable (an identifier: letters, digits after the
+/// first character, underscores).
+pub(crate) fn is_var_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .enumerate()
+            .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
+}
+
+/// Renames a blackboard variable of the tab's tree: its declaration and every use in the tree
+/// (expressions, variable fields), the NPCs running it and their breakpoints, as one undo
+/// step. `Err` says why not.
+pub(crate) fn rename_var(
+    tab: &mut TreeTab,
+    cx: &mut ViewCtx,
+    old: &str,
+    new: &str,
+) -> Result<(), String> {
+    if !is_var_name(new) {
+        return Err(format!(
+            "`{new}` is not a variable name (letters, digits and _, not starting with a digit)"
+        ));
+    }
+    let declared = cx
+        .doc
+        .pack()
+        .tree(&tab.tree_id)
+        .is_some_and(|t| t.blackboard.contains_key(new));
+    if declared {
+        return Err(format!("the tree already declares a variable `{new}`"));
+    }
+    let edit = crate::document::rename(cx.doc.pack(), &var_target(&tab.tree_id, old), new)
+        .map_err(|e| e.to_string())?;
+    cx.doc.apply(edit).map_err(|e| e.to_string())?;
+    cx.status(format!("Renamed variable `{old}` to `{new}`"));
     Ok(())
 }
 

@@ -76,9 +76,10 @@ fn opt_text(s: &str) -> Option<String> {
 
 /// The inspector of the selection in a tree tab.
 pub fn tree_inspector_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
+    tab.follow_renames(cx.doc);
     settle_gesture(ui, tab, cx);
     let selected = tab.selected(cx.doc);
-    ScrollArea::vertical()
+    ScrollArea::both()
         .id_salt(("tree_inspector", &tab.tree_id))
         .auto_shrink([false, false])
         .show(ui, |ui| match selected.as_slice() {
@@ -130,6 +131,7 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
     let mut disabled = node.disabled;
     let mut kind = node.kind.clone();
     let mut form = Form::default();
+    let mut retype: Option<&'static str> = None;
     Grid::new(("node_grid", &tab.tree_id))
         .num_columns(2)
         .striped(true)
@@ -146,9 +148,35 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
                 }
             });
             ui.end_row();
-            ui.label("type");
-            ui.monospace(node.kind.type_name());
-            ui.end_row();
+            let current = node.kind.type_name();
+            row_ui(
+                ui,
+                "type",
+                "Change the node's type: id, comment, position and children stay",
+                |ui| {
+                    egui::ComboBox::from_id_salt(("node_type", &tab.tree_id))
+                        .selected_text(format!("{} {}", info.icon, info.label))
+                        .height(400.0)
+                        .show_ui(ui, |ui| {
+                            for g in catalogue::Group::ALL {
+                                ui.weak(g.label());
+                                for k in catalogue::CATALOGUE.iter().filter(|k| k.group == g) {
+                                    let text = RichText::new(format!("{} {}", k.icon, k.label))
+                                        .color(k.color());
+                                    if ui
+                                        .selectable_label(k.type_name == current, text)
+                                        .on_hover_text(k.help)
+                                        .clicked()
+                                        && k.type_name != current
+                                    {
+                                        retype = Some(k.type_name);
+                                    }
+                                }
+                            }
+                        })
+                        .response
+                },
+            );
             form.track(&row_ui(
                 ui,
                 "name",
@@ -202,6 +230,9 @@ fn node_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx, node: &Node) {
             || node.kind != kind
     });
     commit(ui, tab, cx, form, &format!("Edit {}", node.id), edit);
+    if let Some(type_name) = retype {
+        commands::change_type(tab, cx, &node.id, type_name);
+    }
     if let townsfolk_runtime::pack::NodeKind::Subtree { tree } = &node.kind
         && ui.button(format!("Open `{tree}`")).clicked()
     {
@@ -215,7 +246,16 @@ fn tree_info_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         ui.weak(format!("The tree `{}` is not in the pack", tab.tree_id));
         return;
     };
-    ui.heading(format!("Tree `{}`", tree.id));
+    ui.horizontal(|ui| {
+        ui.heading(format!("Tree `{}`", tree.id));
+        if ui
+            .button("Rename tree…")
+            .on_hover_text("Rename the tree's id; subtree nodes, NPCs and layouts follow (F2)")
+            .clicked()
+        {
+            commands::ask_rename_tree(tab);
+        }
+    });
     let mut name = tree.name.clone().unwrap_or_default();
     let mut comment = tree.comment.clone().unwrap_or_default();
     let mut form = Form::default();
@@ -265,14 +305,16 @@ fn default_ui(ui: &mut Ui, ty: Type, value: &mut Option<Literal>) -> egui::Respo
         Some(Literal::Bool(b)) => ui.checkbox(b, ""),
         Some(Literal::Int(i)) => ui.add(egui::DragValue::new(i)),
         Some(Literal::Float(x)) => number_ui(ui, x, f64::MIN..=f64::MAX, ""),
-        Some(Literal::Str(s)) => ui.add(TextEdit::singleline(s).desired_width(120.0)),
+        Some(Literal::Str(s)) => ui.add(TextEdit::singleline(s).desired_width(80.0)),
         Some(Literal::Vec2(v)) => {
             let (a, b) = v.split_at_mut(1);
             let ra = ui.add(egui::DragValue::new(&mut a[0]).speed(0.1));
             let rb = ui.add(egui::DragValue::new(&mut b[0]).speed(0.1));
             ra.union(rb)
         }
-        None => ui.weak("none (an entity starts empty)"),
+        None => ui
+            .weak("none")
+            .on_hover_text("An entity variable starts empty"),
     };
     if r.changed() {
         *value = lit;
@@ -290,9 +332,9 @@ fn blackboard_ui(
     let uses = commands::variable_uses(cx.doc.pack(), &tab.tree_id);
     let mut edits: Vec<(String, Option<VarDecl>, Form)> = Vec::new();
     let mut find_usages = None;
+    let mut rename = None;
     Grid::new(("blackboard", &tab.tree_id))
         .num_columns(5)
-        .striped(true)
         .show(ui, |ui| {
             ui.strong("name");
             ui.strong("type");
@@ -318,10 +360,38 @@ fn blackboard_ui(
                 {
                     find_usages = Some(name.clone());
                 }
+                let hover = if n == 0 {
+                    "Remove the declaration".to_string()
+                } else {
+                    format!("Used {n} time(s): remove or change the uses first")
+                };
                 let remove = ui
-                    .small_button("✖")
-                    .on_hover_text("Remove the declaration")
+                    .add_enabled(n == 0, egui::Button::new("✖").small())
+                    .on_hover_text(&hover)
+                    .on_disabled_hover_text(&hover)
                     .clicked();
+                ui.end_row();
+                // Under the row: its comment and the rename button.
+                ui.label("");
+                let mut comment = d.comment.clone().unwrap_or_default();
+                let c = ui
+                    .add(
+                        TextEdit::singleline(&mut comment)
+                            .hint_text("comment")
+                            .desired_width(96.0),
+                    )
+                    .on_hover_text(d.comment.as_deref().unwrap_or("The variable's comment"));
+                if c.changed() {
+                    d.comment = opt_text(&comment);
+                }
+                form.track(&c);
+                if ui
+                    .small_button("Rename…")
+                    .on_hover_text("Rename the variable; every use in the tree follows")
+                    .clicked()
+                {
+                    rename = Some(name.clone());
+                }
                 ui.end_row();
                 if remove {
                     edits.push((
@@ -348,6 +418,9 @@ fn blackboard_ui(
         });
         commit(ui, tab, cx, form, &format!("Edit variable {name}"), edit);
     }
+    if let Some(var) = rename {
+        commands::ask_rename_var(tab, &var);
+    }
     if let Some(var) = find_usages {
         commands::find_variable_usages(tab, cx, &var);
     }
@@ -361,12 +434,7 @@ fn blackboard_ui(
         choice_ui(ui, ("bb_new_type", &tab.tree_id), &mut ty, TYPES);
         tab.new_var_type = ty;
         let name = tab.new_var.trim().to_string();
-        let valid = !name.is_empty()
-            && name
-                .chars()
-                .enumerate()
-                .all(|(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
-            && !bb.contains_key(&name);
+        let valid = commands::is_var_name(&name) && !bb.contains_key(&name);
         if ui
             .add_enabled(valid, egui::Button::new("Add variable"))
             .clicked()

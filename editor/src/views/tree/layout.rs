@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use egui::{Pos2, Vec2, pos2, vec2};
-use townsfolk_runtime::pack::Node;
+use townsfolk_runtime::pack::{Node, TreeDirection};
 
 /// The size of a card on the canvas, in canvas units.
 pub const NODE_SIZE: Vec2 = vec2(190.0, 58.0);
@@ -14,6 +14,34 @@ pub const NODE_SIZE: Vec2 = vec2(190.0, 58.0);
 pub const H_GAP: f32 = 26.0;
 /// Vertical gap between a parent and its children.
 pub const V_GAP: f32 = 54.0;
+
+/// Level and sibling steps of the tidy (top-down) layout, and of the left-to-right drawing.
+const TD_LEVEL: f32 = NODE_SIZE.y + V_GAP;
+const TD_SIBLING: f32 = NODE_SIZE.x + H_GAP;
+const LR_LEVEL: f32 = NODE_SIZE.x + 60.0;
+const LR_SIBLING: f32 = NODE_SIZE.y + 18.0;
+
+/// Where a card saved at `p` is drawn. Positions are saved top-down (x along the siblings, y
+/// down the levels) whatever the direction; left to right swaps the axes and rescales them
+/// to the cards' shape, so no two cards overlap that did not before.
+pub fn to_view(p: Pos2, dir: TreeDirection) -> Pos2 {
+    match dir {
+        TreeDirection::TopDown => p,
+        TreeDirection::LeftToRight => {
+            pos2(p.y * LR_LEVEL / TD_LEVEL, p.x * LR_SIBLING / TD_SIBLING)
+        }
+    }
+}
+
+/// The saved position of a card drawn at `q` (the inverse of [`to_view`]).
+pub fn from_view(q: Pos2, dir: TreeDirection) -> Pos2 {
+    match dir {
+        TreeDirection::TopDown => q,
+        TreeDirection::LeftToRight => {
+            pos2(q.y * TD_SIBLING / LR_SIBLING, q.x * TD_LEVEL / LR_LEVEL)
+        }
+    }
+}
 
 struct Item<'a> {
     node: &'a Node,
@@ -163,6 +191,31 @@ mod tests {
                 assert!(!a.intersects(*b), "{a:?} overlaps {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn left_to_right_maps_back_exactly_and_keeps_cards_apart() {
+        let pos = tidy(&sample(), Pos2::ZERO, &|_| false);
+        let lr = TreeDirection::LeftToRight;
+        let rects: Vec<egui::Rect> = pos
+            .values()
+            .map(|p| egui::Rect::from_min_size(to_view(*p, lr), NODE_SIZE))
+            .collect();
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                assert!(!a.intersects(*b), "{a:?} overlaps {b:?}");
+            }
+        }
+        for p in pos.values() {
+            let back = from_view(to_view(*p, lr), lr);
+            assert!((back - *p).length() < 1e-3, "{p:?} came back as {back:?}");
+            assert_eq!(to_view(*p, TreeDirection::TopDown), *p);
+        }
+        // The root is left of its children, and siblings go down in their order.
+        let root = to_view(pos["root"], lr);
+        let (a, b) = (to_view(pos["a"], lr), to_view(pos["b"], lr));
+        assert!(a.x > root.x + NODE_SIZE.x && b.x > root.x + NODE_SIZE.x);
+        assert!(a.y < b.y);
     }
 
     #[test]

@@ -16,5 +16,5 @@ mod view;
 pub use inspector::tree_inspector_ui;
 pub use palette::PaletteItem;
 pub use params::local_problems;
-pub use tab::TreeTab;
+pub use tab::{TREE_ICON, TreeTab};
 pub use view::tree_tab_ui;

@@ -637,7 +637,7 @@ mod tests {
     #[test]
     fn unfilled_defaults_are_problems_and_filled_ones_are_not() {
         let p = pack();
-        let fresh = node(catalogue::default_kind("condition"));
+        let fresh = node(catalogue::info("condition").unwrap().default_kind());
         assert_eq!(local_problems(&p, &fresh).len(), 1);
         let ok = node(NodeKind::Condition {
             expr: "flags.alarm".into(),
@@ -651,7 +651,9 @@ mod tests {
             tree: "patrol".into(),
         });
         assert!(local_problems(&p, &good_tree).is_empty());
-        assert!(local_problems(&p, &node(catalogue::default_kind("wait"))).is_empty());
+        assert!(
+            local_problems(&p, &node(catalogue::info("wait").unwrap().default_kind())).is_empty()
+        );
     }
 
     #[test]

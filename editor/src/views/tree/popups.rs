@@ -5,7 +5,7 @@ use egui::{Key, RichText, TextEdit, Ui};
 
 use super::catalogue;
 use super::commands;
-use super::tab::TreeTab;
+use super::tab::{Renaming, TreeTab};
 use crate::document::DeleteMode;
 use crate::views::ViewCtx;
 use crate::widgets::ERROR_COLOR;
@@ -94,8 +94,23 @@ pub(crate) fn rename_popup_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) 
     let mut open = true;
     let mut close = false;
     let mut go = false;
-    window("Rename node").open(&mut open).show(ui.ctx(), |ui| {
-        ui.label(format!("New id for `{}` (references follow):", p.node));
+    let title = match p.what {
+        Renaming::Node => "Rename node",
+        Renaming::Tree => "Rename tree",
+        Renaming::Var => "Rename variable",
+    };
+    window(title).open(&mut open).show(ui.ctx(), |ui| {
+        ui.label(match p.what {
+            Renaming::Node => format!("New id for `{}` (references follow):", p.node),
+            Renaming::Tree => format!(
+                "New id for the tree `{}` (subtree nodes, NPCs and layouts follow):",
+                p.node
+            ),
+            Renaming::Var => format!(
+                "New name for the variable `{}` (every use in the tree follows):",
+                p.node
+            ),
+        });
         let r = ui.add(TextEdit::singleline(&mut p.text).desired_width(240.0));
         if !p.focus_requested {
             r.request_focus();
@@ -121,7 +136,13 @@ pub(crate) fn rename_popup_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) 
         if new == p.node {
             return;
         }
-        match commands::rename(tab, cx, &p.node.clone(), &new) {
+        let old = p.node.clone();
+        let done = match p.what {
+            Renaming::Node => commands::rename(tab, cx, &old, &new),
+            Renaming::Tree => commands::rename_tree(tab, cx, &new),
+            Renaming::Var => commands::rename_var(tab, cx, &old, &new),
+        };
+        match done {
             Ok(()) => return,
             Err(e) => {
                 p.error = Some(e);

@@ -8,7 +8,7 @@ use egui::{Color32, Pos2, Rect};
 use townsfolk_runtime::pack::{Arity, Diagnostic, GraphLayout, Node, Pack, TreeDef};
 
 use super::catalogue;
-use super::layout::{NODE_SIZE, tidy};
+use super::layout::{NODE_SIZE, tidy, to_view};
 use super::params::local_problems;
 use crate::canvas::{EdgeView, NodeView, Port, Scene};
 
@@ -25,7 +25,7 @@ pub struct Place {
 pub struct Built {
     pub revision: u64,
     pub scene: Scene<String>,
-    /// Top-left corner of every drawn card.
+    /// Top-left corner of every drawn card, where it is drawn (see `layout::to_view`).
     pub pos: BTreeMap<String, Pos2>,
     /// Every node of the tree (drawn or hidden under a collapsed one).
     pub place: BTreeMap<String, Place>,
@@ -165,7 +165,11 @@ pub fn build(
     let ti = pack.trees.iter().position(|t| t.id == tree_id)?;
     let tree = &pack.trees[ti];
     let layout = pack.editor.trees.get(tree_id);
-    let pos = positions(tree, layout);
+    let dir = pack.editor.tree_direction;
+    let pos: BTreeMap<String, Pos2> = positions(tree, layout)
+        .into_iter()
+        .map(|(k, p)| (k, to_view(p, dir)))
+        .collect();
     let place = places(&tree.root);
     let problems = problems(pack, ti, diagnostics);
     let breakpoints: Vec<&str> = pack

@@ -7,6 +7,10 @@ use super::scene::{self, Built};
 use crate::canvas::CanvasState;
 use crate::document::{AssetKind, AssetRef, Document};
 
+/// The glyph of a tree (tab titles, subtree cards): a hierarchy, from egui's default fonts
+/// (a test checks they have it; the tree emoji they lack drew as a box).
+pub const TREE_ICON: &str = "🖧";
+
 /// The type-to-insert popup.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InsertPopup {
@@ -20,9 +24,21 @@ pub(crate) struct InsertPopup {
     pub focus_requested: bool,
 }
 
-/// The rename (F2) popup.
+/// What the rename popup renames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Renaming {
+    Node,
+    /// The tab's tree itself.
+    Tree,
+    /// A blackboard variable of the tab's tree.
+    Var,
+}
+
+/// The rename (F2) popup: of a node, of the tab's tree or of one of its variables.
 #[derive(Clone, Debug)]
 pub(crate) struct RenamePopup {
+    pub what: Renaming,
+    /// The current name (node id, tree id or variable name).
     pub node: String,
     pub text: String,
     pub error: Option<String>,
@@ -75,6 +91,9 @@ pub struct TreeTab {
     /// Blackboard table: the name of a variable being added.
     pub(crate) new_var: String,
     pub(crate) new_var_type: townsfolk_runtime::value::Type,
+    /// How many entries of the document's rename log this tab has followed (`None`: not
+    /// looked yet; a new tab starts at the end of the log).
+    pub(crate) renames_seen: Option<usize>,
 }
 
 impl TreeTab {
@@ -99,6 +118,7 @@ impl TreeTab {
             gesture_focus: None,
             new_var: String::new(),
             new_var_type: townsfolk_runtime::value::Type::Float,
+            renames_seen: None,
         }
     }
 
@@ -110,10 +130,10 @@ impl TreeTab {
     pub fn title(&self, doc: &Document) -> String {
         match doc.pack().tree(&self.tree_id) {
             Some(t) => match &t.name {
-                Some(n) if !n.is_empty() => format!("🌳 {n}"),
-                _ => format!("🌳 {}", t.id),
+                Some(n) if !n.is_empty() => format!("{TREE_ICON} {n}"),
+                _ => format!("{TREE_ICON} {}", t.id),
             },
-            None => format!("🌳 {} (removed)", self.tree_id),
+            None => format!("{TREE_ICON} {} (removed)", self.tree_id),
         }
     }
 
@@ -124,11 +144,19 @@ impl TreeTab {
         self.frame_pending = Some(node_id.to_string());
     }
 
+    /// Opens the popup renaming this tab's tree (from the tab's title: its context menu, F2).
+    pub fn ask_rename_tree(&mut self) {
+        super::commands::ask_rename_tree(self);
+    }
+
     /// Another part of the editor renamed an id: follow it if it was this tab's tree.
     pub fn on_renamed(&mut self, old: &str, new: &str) {
         if self.tree_id == old {
             self.tree_id = new.to_string();
             self.built = None;
+            self.rename = None;
+            self.extract = None;
+            self.delete_ask = None;
         }
     }
 
@@ -173,8 +201,22 @@ impl TreeTab {
         doc.selection.items = items;
     }
 
+    /// Follows renames of trees made since the tab last looked (a rename of this tab's tree,
+    /// its undo, its redo), so the tab keeps showing its tree.
+    pub fn follow_renames(&mut self, doc: &Document) {
+        let log = doc.rename_log();
+        let seen = self.renames_seen.unwrap_or(log.len()).min(log.len());
+        for (kind, old, new) in &log[seen..] {
+            if *kind == AssetKind::Tree {
+                self.on_renamed(old, new);
+            }
+        }
+        self.renames_seen = Some(log.len());
+    }
+
     /// The cached scene, rebuilt when the document or its diagnostics changed.
     pub(crate) fn refresh(&mut self, doc: &Document) {
+        self.follow_renames(doc);
         // Diagnostics of an older revision may point at nodes by stale child indices: only
         // current ones are shown on cards (the local checks cover the meantime).
         let diags = if doc.checked_revision() == doc.revision() {
@@ -188,6 +230,13 @@ impl TreeTab {
             None => true,
         };
         if stale {
+            self.canvas
+                .set_flow(match doc.pack().editor.tree_direction {
+                    townsfolk_runtime::pack::TreeDirection::TopDown => crate::canvas::Flow::TopDown,
+                    townsfolk_runtime::pack::TreeDirection::LeftToRight => {
+                        crate::canvas::Flow::LeftRight
+                    }
+                });
             self.scene_rev += 1;
             self.built =
                 scene::build(doc.pack(), &self.tree_id, diags, doc.revision()).map(|mut b| {
@@ -196,5 +245,22 @@ impl TreeTab {
                 });
             self.diag_sig = sig;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_glyph_is_in_eguis_default_fonts() {
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
+        let font = egui::FontId::proportional(14.0);
+        // `has_glyph` is true only when a font other than the replacement glyph's has it.
+        assert!(ctx.fonts_mut(|f| f.has_glyphs(&font, TREE_ICON)));
+        let subtree = super::super::catalogue::info("subtree").map(|k| k.icon);
+        assert_eq!(subtree, Some(TREE_ICON));
     }
 }

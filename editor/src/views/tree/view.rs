@@ -2,7 +2,7 @@
 //! context menu turned into document edits.
 
 use egui::{Event, Pos2, Rect, Ui};
-use townsfolk_runtime::pack::{Arity, NodeKind};
+use townsfolk_runtime::pack::{Arity, NodeKind, TreeDirection};
 
 use super::commands;
 use super::layout::NODE_SIZE;
@@ -14,8 +14,9 @@ use crate::document::tree::find;
 use crate::shortcuts::{self, Command};
 use crate::views::{ViewCtx, ViewRequest};
 
-/// The node a drop at `at` goes under: the card under the pointer, else the nearest card above
-/// the drop point that takes children, else the root.
+/// The node a drop at `at` goes under: the card under the pointer, else the nearest card
+/// before the drop point along the flow (above it, or left of it) that takes children, else
+/// the root.
 fn drop_parent(tab: &TreeTab, cx: &ViewCtx, hovered: Option<&String>, at: Pos2) -> Option<String> {
     if let Some(h) = hovered {
         return Some(h.clone());
@@ -23,11 +24,18 @@ fn drop_parent(tab: &TreeTab, cx: &ViewCtx, hovered: Option<&String>, at: Pos2) 
     let built = tab.built.as_ref()?;
     let tree = cx.doc.pack().tree(&tab.tree_id)?;
     let mut best: Option<(f32, &String)> = None;
+    let left_to_right = cx.doc.pack().editor.tree_direction == TreeDirection::LeftToRight;
     for (id, p) in &built.pos {
         let Some(n) = find(&tree.root, id) else {
             continue;
         };
-        if n.kind.arity() == Arity::Leaf || p.y + NODE_SIZE.y > at.y {
+        // Only cards before the drop point along the flow (above it, or left of it).
+        let after = if left_to_right {
+            p.x + NODE_SIZE.x > at.x
+        } else {
+            p.y + NODE_SIZE.y > at.y
+        };
+        if n.kind.arity() == Arity::Leaf || after {
             continue;
         }
         let centre = *p + NODE_SIZE / 2.0;
@@ -221,6 +229,8 @@ fn shortcuts_ui(ui: &Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
             });
         match node {
             Some(n) => commands::ask_rename(tab, &n),
+            // Nothing selected: F2 renames the tree itself.
+            None if sel.is_empty() => commands::ask_rename_tree(tab),
             None => cx.status("Select one node to rename it"),
         }
     }
@@ -275,7 +285,26 @@ fn context_menu_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         commands::auto_layout(tab, cx);
         ui.close();
     }
+    let dir = cx.doc.pack().editor.tree_direction;
+    ui.menu_button("Tree direction", |ui| {
+        for (d, label) in [
+            (TreeDirection::TopDown, "Top-down"),
+            (TreeDirection::LeftToRight, "Left to right"),
+        ] {
+            if ui.radio(dir == d, label).clicked() {
+                commands::set_direction(cx, d);
+                ui.close();
+            }
+        }
+    });
     let Some(node) = node else {
+        if ui
+            .add(egui::Button::new("Rename tree…").shortcut_text(key(Command::Rename)))
+            .clicked()
+        {
+            commands::ask_rename_tree(tab);
+            ui.close();
+        }
         if ui.button("Find usages of this tree").clicked() {
             commands::find_tree_usages(cx, &tab.tree_id.clone());
             ui.close();
@@ -342,6 +371,16 @@ fn context_menu_ui(ui: &mut Ui, tab: &mut TreeTab, cx: &mut ViewCtx) {
         .clicked()
     {
         commands::ask_rename(tab, &node);
+        ui.close();
+    }
+    let mut retype = None;
+    ui.menu_button("Change type", |ui| {
+        retype = super::catalogue::kind_menu_ui(ui, node.kind.type_name());
+    });
+    if let Some(type_name) = retype {
+        if type_name != node.kind.type_name() {
+            commands::change_type(tab, cx, &node.id, type_name);
+        }
         ui.close();
     }
     if ui.button("Extract to a new subtree…").clicked() {

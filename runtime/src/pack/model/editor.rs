@@ -17,11 +17,32 @@ pub struct EditorDef {
     /// Debugger breakpoints, saved so they survive reopening the pack.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub breakpoints: Vec<BreakpointDef>,
+    /// How the editor draws behavior trees (top-down unless set).
+    #[serde(default, skip_serializing_if = "TreeDirection::is_top_down")]
+    pub tree_direction: TreeDirection,
 }
 
 impl EditorDef {
     pub fn is_empty(&self) -> bool {
-        self.trees.is_empty() && self.breakpoints.is_empty()
+        self.trees.is_empty() && self.breakpoints.is_empty() && self.tree_direction.is_top_down()
+    }
+}
+
+/// The direction the editor draws behavior trees in. Saved positions are the same either way
+/// (the editor maps them), so switching never moves a card in the tree's order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TreeDirection {
+    /// The root at the top, children below it, in order from left to right.
+    #[default]
+    TopDown,
+    /// The root on the left, children to its right, in order from top to bottom.
+    LeftToRight,
+}
+
+impl TreeDirection {
+    pub fn is_top_down(&self) -> bool {
+        *self == TreeDirection::TopDown
     }
 }
 
