@@ -5,7 +5,9 @@ mod coverage;
 mod debug;
 mod diverge;
 mod events;
+mod export;
 mod fmt;
+mod import;
 mod replay;
 mod run;
 mod talk;
@@ -173,6 +175,8 @@ enum Command {
     Coverage(coverage::CoverageArgs),
     Test(test::TestArgs),
     Diverge(diverge::DivergeArgs),
+    Import(import::ImportArgs),
+    Export(export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -250,5 +254,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Coverage(a) => coverage::coverage(a),
         Command::Test(a) => test::test(a),
         Command::Diverge(a) => diverge::diverge_cmd(a),
+        Command::Import(a) => import::import(a),
+        Command::Export(a) => export::export(a),
     }
 }

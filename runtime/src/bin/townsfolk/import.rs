@@ -1,0 +1,57 @@
+//! `townsfolk import FORMAT FILE -o PACK.json`: trees from BehaviorTree.CPP v4 XML or
+//! behavior3 JSON, with the import report (warnings, placeholders to map) on stderr.
+
+#[allow(unused_imports)]
+use super::*;
+
+use townsfolk_runtime::interop;
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(super) enum ImportFormat {
+    /// BehaviorTree.CPP v4 XML (`<root BTCPP_format="4">`), with its includes.
+    Btcpp,
+}
+
+/// Import behavior trees from another tool into a new pack. Prints every warning as
+/// `file:line: warning: construct: message` and every placeholder node to map. Exits 1 when
+/// the file cannot be imported.
+#[derive(clap::Args)]
+pub(super) struct ImportArgs {
+    #[arg(value_enum)]
+    format: ImportFormat,
+    file: PathBuf,
+    /// The pack to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Print the report as JSON instead of lines.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
+    let result = match a.format {
+        ImportFormat::Btcpp => interop::import_btcpp_file(&a.file),
+    };
+    let imported = match result {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let text = pack::to_canonical_string(&imported.pack);
+    std::fs::write(&a.output, text).with_context(|| format!("writing {}", a.output.display()))?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&imported.report)?);
+    } else {
+        eprint!("{}", imported.report);
+        println!(
+            "imported {} trees into {} ({} warnings, {} placeholders)",
+            imported.pack.trees.len(),
+            a.output.display(),
+            imported.report.warnings.len(),
+            imported.report.placeholders.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,461 @@
+//! Issue 13 items 1–3: importing BehaviorTree.CPP v4 XML and behavior3 JSON, exporting
+//! BehaviorTree.CPP XML, against the real files of `tests/interop/` (copied unchanged from
+//! `../shared/interop/`, see its README), and against hostile input.
+
+#[allow(dead_code)] // the helpers are shared with the cli tests; these use a few
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{expect_exit, temp_path};
+use townsfolk_runtime::Session;
+use townsfolk_runtime::interop::{self, ImportError};
+use townsfolk_runtime::pack::{self, Node, NodeKind, Pack};
+use townsfolk_runtime::value::Value;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/interop")
+        .join(rel)
+}
+
+/// A node as `type(detail)[children]`, to compare trees node by node.
+fn shape(n: &Node) -> String {
+    let detail = match &n.kind {
+        NodeKind::Sequence { reactive: true } => "reactive".to_string(),
+        NodeKind::Selector { reactive: true } => "reactive".to_string(),
+        NodeKind::Condition { expr } => expr.clone(),
+        NodeKind::Subtree { tree } => tree.clone(),
+        NodeKind::Wait { seconds } => seconds.to_string(),
+        NodeKind::Set { var, value } => format!("{var}:={value}"),
+        NodeKind::Retry { times } => times.to_string(),
+        NodeKind::Repeat { times } => format!("{times:?}"),
+        NodeKind::Timeout { seconds } => seconds.to_string(),
+        NodeKind::Guard { condition } => condition.clone(),
+        _ => String::new(),
+    };
+    let mut s = n.kind.type_name().to_string();
+    if !detail.is_empty() {
+        s += &format!("({detail})");
+    }
+    if let Some(name) = &n.name {
+        s += &format!("\"{name}\"");
+    }
+    if !n.children.is_empty() {
+        let kids: Vec<String> = n.children.iter().map(shape).collect();
+        s += &format!("[{}]", kids.join(", "));
+    }
+    s
+}
+
+fn tree_shapes(p: &Pack) -> Vec<(String, String)> {
+    p.trees
+        .iter()
+        .map(|t| (t.id.clone(), shape(&t.root)))
+        .collect()
+}
+
+fn import(rel: &str) -> interop::Imported {
+    match interop::import_btcpp_file(&data(rel)) {
+        Ok(i) => i,
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+#[test]
+fn subtree_test_imports_with_includes_node_by_node() {
+    let i = import("btcpp/test_files/subtree_test.xml");
+    assert_eq!(
+        tree_shapes(&i.pack),
+        vec![
+            (
+                "BehaviorTree".into(),
+                "sequence[subtree(CheckStatus), condition(stub_OpenGripper), condition(stub_CloseGripper), subtree(SayStuff)]".into()
+            ),
+            (
+                "CheckStatus".into(),
+                "sequence[condition(stub_CheckBattery), condition(stub_CheckTemperature)]".into()
+            ),
+            (
+                "SayStuff".into(),
+                "sequence[condition(stub_SaySomething), condition(stub_SayHello)]".into()
+            ),
+        ]
+    );
+    let placeholders: Vec<(&str, &str, &str)> = i
+        .report
+        .placeholders
+        .iter()
+        .map(|p| (p.file.as_str(), p.source_type.as_str(), p.category.as_str()))
+        .collect();
+    assert_eq!(
+        placeholders,
+        vec![
+            ("subtree_test.xml", "OpenGripper", "Action"),
+            ("subtree_test.xml", "CloseGripper", "Action"),
+            ("Check.xml", "CheckBattery", "Action"),
+            ("Check.xml", "CheckTemperature", "Action"),
+            ("subtrees/Talk.xml", "SaySomething", "Action"),
+            ("subtrees/Talk.xml", "SayHello", "Action"),
+        ]
+    );
+    // Check.xml has no BTCPP_format: a warning naming the file and line.
+    let w = i
+        .report
+        .warnings
+        .iter()
+        .find(|w| w.construct == "<root>")
+        .expect("missing-format warning");
+    assert_eq!((w.file.as_str(), w.line), ("Check.xml", 1));
+    // The placeholder keeps its ports for the user (and for export).
+    let talk = i.pack.tree("SayStuff").unwrap();
+    assert_eq!(
+        talk.root.children[0].comment.as_deref(),
+        Some("btcpp placeholder: <Action ID=\"SaySomething\" message=\"Hello World\"/>")
+    );
+    // The pack is valid: it loads back and compiles.
+    let text = pack::to_canonical_string(&i.pack);
+    let loaded = townsfolk_runtime::program::load_str(&text);
+    assert!(!loaded.has_errors(), "{:?}\n{text}", loaded.diagnostics);
+}
+
+#[test]
+fn log_test_maps_builtins_and_names() {
+    let i = import("btcpp/test_files/log_test.xml");
+    assert_eq!(
+        tree_shapes(&i.pack),
+        vec![
+            (
+                "Main".into(),
+                "sequence[subtree(Subtree)\"FirstSubtree\", subtree(Subtree)\"SecondSubtree\"]"
+                    .into()
+            ),
+            (
+                "Subtree".into(),
+                "sequence\"SleepSequence\"[wait(0.3), condition(true)]".into()
+            ),
+        ]
+    );
+    assert!(i.report.placeholders.is_empty());
+}
+
+#[test]
+fn include_chains_import_and_escapes_are_refused() {
+    let i = import("btcpp/include_tests/parent_include_child_include_parent.xml");
+    let ids: Vec<&str> = i.pack.trees.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "ParentIncludeChildIncludeParent",
+            "ChildIncludeParent",
+            "ParentNoInclude"
+        ]
+    );
+    let i = import("btcpp/include_tests/parent_include_child_include_child.xml");
+    assert_eq!(
+        tree_shapes(&i.pack)[1],
+        (
+            "ChildIncludeChild".into(),
+            "sequence[subtree(ChildChildNoInclude), condition(true)]".into()
+        )
+    );
+    for f in [
+        "parent_include_child.xml",
+        "parent_include_child_include_sibling.xml",
+        "parent_no_include.xml",
+        "child/child_include_child.xml",
+        "child/child_include_sibling.xml",
+        "child/child_no_include.xml",
+        "child/child/child_child_no_include.xml",
+    ] {
+        import(&format!("btcpp/include_tests/{f}"));
+    }
+    for f in ["Check.xml", "subtrees/Talk.xml"] {
+        import(&format!("btcpp/test_files/{f}"));
+    }
+    // Imported alone, the child's `../` include leaves its folder: refused, named.
+    let e = interop::import_btcpp_file(&data("btcpp/include_tests/child/child_include_parent.xml"))
+        .unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, ImportError::IncludeRefused { .. }), "{msg}");
+    assert!(
+        msg.starts_with("child_include_parent.xml:2: include `../parent_no_include.xml` refused"),
+        "{msg}"
+    );
+}
+
+/// A temporary folder removed on drop.
+struct Dir(PathBuf);
+impl Dir {
+    fn new(tag: &str) -> Dir {
+        let p = temp_path(tag);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn including(path: &str, tree: &str) -> String {
+    format!(
+        "<root BTCPP_format=\"4\">\n  <include path=\"{path}\"/>\n  <BehaviorTree ID=\"{tree}\"><AlwaysSuccess/></BehaviorTree>\n</root>\n"
+    )
+}
+
+#[test]
+fn include_cycles_are_named_not_followed() {
+    let d = Dir::new("cycle");
+    let a = d.write("a.xml", &including("sub/b.xml", "A"));
+    d.write("sub/b.xml", &including("../a.xml", "B"));
+    let e = interop::import_btcpp_file(&a).unwrap_err();
+    assert_eq!(e.to_string(), "include cycle: a.xml -> sub/b.xml -> a.xml");
+    let selfish = d.write("self.xml", &including("self.xml", "S"));
+    let e = interop::import_btcpp_file(&selfish).unwrap_err();
+    assert_eq!(e.to_string(), "include cycle: self.xml -> self.xml");
+}
+
+#[test]
+fn include_depth_is_capped() {
+    let d = Dir::new("depth");
+    for k in 0..40 {
+        d.write(
+            &format!("f{k}.xml"),
+            &including(&format!("f{}.xml", k + 1), &format!("T{k}")),
+        );
+    }
+    d.write(
+        "f40.xml",
+        "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T40\"><AlwaysSuccess/></BehaviorTree></root>",
+    );
+    let e = interop::import_btcpp_file(&d.0.join("f0.xml")).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportError::Limit {
+                what: "nested includes",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn absolute_and_escaping_includes_are_refused() {
+    let d = Dir::new("escape");
+    let outside = Dir::new("outside");
+    let secret = outside.write(
+        "secret.xml",
+        "<root><BehaviorTree ID=\"X\"><AlwaysSuccess/></BehaviorTree></root>",
+    );
+    let abs = d.write("abs.xml", &including(&secret.display().to_string(), "A"));
+    let e = interop::import_btcpp_file(&abs).unwrap_err().to_string();
+    assert!(e.contains("absolute paths are not allowed"), "{e}");
+    let up = d.write("up.xml", &including("../x/../../etc/passwd", "A"));
+    let e = interop::import_btcpp_file(&up).unwrap_err().to_string();
+    assert!(e.starts_with("up.xml:2: include"), "{e}");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, d.0.join("link.xml")).unwrap();
+        let via = d.write("via.xml", &including("link.xml", "A"));
+        let e = interop::import_btcpp_file(&via).unwrap_err().to_string();
+        assert!(e.contains("outside the folder"), "{e}");
+    }
+    // Text input cannot include at all.
+    let e = interop::import_btcpp_str(&including("a.xml", "A"), "mem.xml").unwrap_err();
+    assert!(e.to_string().contains("includes need the document"), "{e}");
+}
+
+#[test]
+fn hostile_documents_are_errors_not_panics() {
+    let laughs = r#"<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<root><BehaviorTree ID="T"><Log text="&lol9;"/></BehaviorTree></root>"#;
+    let e = interop::import_btcpp_str(laughs, "laughs.xml").unwrap_err();
+    assert!(matches!(e, ImportError::Xml { .. }), "{e}");
+
+    // A nesting bomb: far past the node cap.
+    let deep = format!(
+        "<root><BehaviorTree ID=\"T\">{}<AlwaysSuccess/>{}</BehaviorTree></root>",
+        "<Inverter>".repeat(300_000),
+        "</Inverter>".repeat(300_000)
+    );
+    let e = interop::import_btcpp_str(&deep, "deep.xml").unwrap_err();
+    assert!(matches!(e, ImportError::Xml { .. }), "{e}");
+    // Within the node cap, past the depth cap.
+    let deep = format!(
+        "<root><BehaviorTree ID=\"T\">{}<AlwaysSuccess/>{}</BehaviorTree></root>",
+        "<Inverter>".repeat(1000),
+        "</Inverter>".repeat(1000)
+    );
+    let e = interop::import_btcpp_str(&deep, "deep.xml").unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportError::Limit {
+                what: "levels of tree nesting",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    for bad in [
+        "",
+        "<root>",
+        "<notroot/>",
+        "<root><BehaviorTree/></root>",
+        "<root><BehaviorTree ID=\"T\"/></root>",
+        "<root><BehaviorTree ID=\"T\"><Inverter/></BehaviorTree></root>",
+        "<root><BehaviorTree ID=\"T\"><SubTree ID=\"Nope\"/></BehaviorTree></root>",
+        "<root><BehaviorTree ID=\"T\"><Action/></BehaviorTree></root>",
+        "<root><BehaviorTree ID=\"T\"><tf_wait seconds=\"soon\"/></BehaviorTree></root>",
+        "<root><BehaviorTree ID=\"T\"><IfThenElse><Sleep msec=\"1\"/><Sleep msec=\"1\"/></IfThenElse></BehaviorTree></root>",
+        "<root><BehaviorTree ID=\"T\"><AlwaysSuccess/></BehaviorTree><BehaviorTree ID=\"T\"><AlwaysSuccess/></BehaviorTree></root>",
+    ] {
+        let e = interop::import_btcpp_str(bad, "bad.xml").unwrap_err();
+        assert!(e.to_string().starts_with("bad.xml"), "{bad}: {e}");
+    }
+}
+
+const SCRIPTED: &str = r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+  <BehaviorTree ID="Main">
+    <ReactiveFallback>
+      <Sequence name="flee">
+        <IsScared/>
+        <Script code="mood := 'afraid'; fled += 1"/>
+      </Sequence>
+      <Sequence _skipIf="fled &gt; 2">
+        <Timeout msec="2000">
+          <Sleep msec="500"/>
+        </Timeout>
+        <SetBlackboard output_key="mood" value="calm"/>
+      </Sequence>
+    </ReactiveFallback>
+  </BehaviorTree>
+  <TreeNodesModel>
+    <Condition ID="IsScared"/>
+  </TreeNodesModel>
+</root>
+"#;
+
+#[test]
+fn scripts_preconditions_and_decorators_map() {
+    let i = interop::import_btcpp_str(SCRIPTED, "scripted.xml").unwrap();
+    assert_eq!(
+        tree_shapes(&i.pack),
+        vec![(
+            "Main".into(),
+            "selector(reactive)[sequence\"flee\"[condition(stub_IsScared), sequence[set(mood:=\"afraid\"), set(fled:=fled + (1))]], selector[condition(fled > 2), sequence[timeout(2)[wait(0.5)], set(mood:=\"calm\")]]]".into()
+        )]
+    );
+    assert_eq!(i.report.placeholders[0].category, "Condition");
+    let skip = i
+        .report
+        .warnings
+        .iter()
+        .find(|w| w.construct == "_skipIf")
+        .expect("skipIf warning");
+    assert_eq!((skip.file.as_str(), skip.line), ("scripted.xml", 8));
+}
+
+/// The imported tree runs: a blackboard scripted tick by tick drives its status.
+#[test]
+fn an_imported_tree_runs_with_a_scripted_blackboard() {
+    let i = interop::import_btcpp_str(SCRIPTED, "scripted.xml").unwrap();
+    let mut p = i.pack;
+    let t = &mut p.trees[0];
+    for (name, ty) in [("mood", "str"), ("fled", "int")] {
+        t.blackboard.insert(
+            name.into(),
+            serde_json::from_value(serde_json::json!({ "type": ty })).unwrap(),
+        );
+    }
+    let mut json = serde_json::to_value(&p).unwrap();
+    json["world"]["npcs"] = serde_json::json!([{ "id": "bot", "pos": [0.0, 0.0], "tree": "Main", "vars": { "stub_IsScared": false } }]);
+    json["world"]["dt"] = serde_json::json!(0.25);
+    let loaded = townsfolk_runtime::program::load_str(&json.to_string());
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let mut s = Session::from_pack(&loaded.pack.unwrap(), 1).unwrap();
+    let bb = s.program().blackboard.clone();
+    let scared = bb.get("stub_IsScared").unwrap() as usize;
+    let fled = bb.get("fled").unwrap() as usize;
+    // Script: calm for 4 ticks (the 0.5 s sleep succeeds on the third tick it runs, then
+    // starts over), scared for 3 (the
+    // reactive fallback preempts, `fled` counts to 3), calm again: `_skipIf="fled > 2"` now
+    // skips the sleep, and a skipped node succeeds at once.
+    let script = [false, false, false, false, true, true, true, false, false];
+    let mut got = Vec::new();
+    for on in script {
+        s.set_var(0, scared, Value::Bool(on));
+        s.step();
+        got.push(format!("{:?}", s.world().npcs[0].last_status));
+    }
+    assert_eq!(
+        got,
+        [
+            "Running", "Running", "Success", "Running", "Success", "Success", "Success", "Success",
+            "Success"
+        ]
+    );
+    assert_eq!(s.world().npcs[0].blackboard[fled], Value::Int(3));
+}
+
+#[test]
+fn import_cli_writes_a_pack_and_reports() {
+    let out = temp_path("imported.json");
+    let src = data("btcpp/test_files/subtree_test.xml");
+    let r = expect_exit(
+        &[
+            "import",
+            "btcpp",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(
+        r.stderr.contains("Check.xml:1: warning: <root>"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("placeholder: Action `OpenGripper`"),
+        "{}",
+        r.stderr
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(pack::load_str(&text).pack.is_some());
+    let _ = std::fs::remove_file(&out);
+    let cyc = data("btcpp/include_tests/child/child_include_parent.xml");
+    let r = expect_exit(
+        &[
+            "import",
+            "btcpp",
+            cyc.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(r.stderr.contains("refused"), "{}", r.stderr);
+}
