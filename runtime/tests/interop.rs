@@ -459,3 +459,124 @@ fn import_cli_writes_a_pack_and_reports() {
     );
     assert!(r.stderr.contains("refused"), "{}", r.stderr);
 }
+
+fn samples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every tree of every sample survives Townsfolk → BT.CPP XML → Townsfolk byte for byte
+/// (after `fmt`), and the XML of the result is the same XML.
+#[test]
+fn sample_trees_round_trip_byte_for_byte() {
+    let mut trees = 0;
+    for f in samples() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let p = pack::load_str(&text).pack.unwrap();
+        let xml = interop::export_btcpp(&p).unwrap();
+        let back = interop::import_btcpp_str(&xml, "export.xml")
+            .unwrap_or_else(|e| panic!("{}: {e}\n{xml}", f.display()));
+        assert!(
+            back.report.placeholders.is_empty(),
+            "{}: {:?}",
+            f.display(),
+            back.report.placeholders
+        );
+        let mut q = p.clone();
+        q.trees = back.pack.trees.clone();
+        assert_eq!(
+            pack::to_canonical_string(&q),
+            pack::to_canonical_string(&p),
+            "{}",
+            f.display()
+        );
+        assert_eq!(interop::export_btcpp(&back.pack).unwrap(), xml);
+        trees += p.trees.len();
+    }
+    assert!(trees >= 10, "only {trees} sample trees");
+}
+
+/// Import ∘ export ∘ import is a fixed point, placeholders and warnings included.
+#[test]
+fn import_export_import_is_a_fixed_point() {
+    let firsts = [
+        import("btcpp/test_files/subtree_test.xml"),
+        import("btcpp/test_files/log_test.xml"),
+        import("btcpp/include_tests/parent_include_child_include_parent.xml"),
+        interop::import_btcpp_str(SCRIPTED, "scripted.xml").unwrap(),
+    ];
+    for first in firsts {
+        let xml = interop::export_btcpp(&first.pack).unwrap();
+        let second = interop::import_btcpp_str(&xml, "x.xml").unwrap();
+        assert_eq!(second.pack.trees, first.pack.trees, "{xml}");
+        let kinds = |i: &interop::Imported| -> Vec<(String, String, String)> {
+            i.report
+                .placeholders
+                .iter()
+                .map(|p| (p.node.clone(), p.category.clone(), p.source_type.clone()))
+                .collect()
+        };
+        assert_eq!(kinds(&second), kinds(&first));
+        assert_eq!(interop::export_btcpp(&second.pack).unwrap(), xml);
+    }
+}
+
+#[test]
+fn export_writes_builtins_custom_nodes_and_a_fixed_attribute_order() {
+    let i = interop::import_btcpp_str(SCRIPTED, "scripted.xml").unwrap();
+    let xml = interop::export_btcpp(&i.pack).unwrap();
+    assert!(
+        xml.contains(r#"<Condition ID="IsScared" _tf_id="n1"/>"#),
+        "placeholder restored:\n{xml}"
+    );
+    assert!(
+        xml.contains(r#"<Sequence name="flee" _tf_id="n5">"#),
+        "name first, ids last:\n{xml}"
+    );
+    assert!(xml.contains(r#"<Sleep msec="500" _tf_id="n"#), "{xml}");
+    let dl = pack::load_str(&std::fs::read_to_string(samples()[1].clone()).unwrap())
+        .pack
+        .unwrap();
+    let xml = interop::export_btcpp(&dl).unwrap();
+    let model = xml.split("<TreeNodesModel>").nth(1).expect("a node model");
+    assert!(model.contains(r#"<Action ID="tf_move_to">"#), "{model}");
+    assert!(model.contains(r#"<input_port name="target"/>"#), "{model}");
+    assert!(xml.contains("<tf_move_to "), "{xml}");
+}
+
+#[test]
+fn export_cli_writes_xml() {
+    let out = temp_path("export.xml");
+    let sample = samples()[0].clone();
+    expect_exit(
+        &[
+            "export",
+            "btcpp",
+            sample.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    let xml = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<root BTCPP_format=\"4\"")
+    );
+    let _ = std::fs::remove_file(&out);
+    expect_exit(
+        &[
+            "export",
+            "btcpp",
+            "no/such.json",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        1,
+    );
+}

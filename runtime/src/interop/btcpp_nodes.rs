@@ -616,7 +616,7 @@ impl<'a> TreeCtx<'a> {
         let mut node = self.plain(NodeKind::Condition { expr: var.clone() }, Vec::new());
         node.comment = Some(format!(
             "{PLACEHOLDER_PREFIX}{}",
-            super::btcpp_write::element_snippet(n)
+            super::btcpp_write::element_snippet(n, category, ty)
         ));
         self.report.placeholders.push(Placeholder {
             file: self.file.to_string(),

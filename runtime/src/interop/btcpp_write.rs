@@ -211,12 +211,14 @@ fn node(w: &mut Writer<Vec<u8>>, n: &Node, models: &mut Models) -> std::io::Resu
     w.write_event(Event::End(BytesEnd::new(tag.as_str())))
 }
 
-/// A placeholder's source element, kept in its comment: the tag, `ID` (explicit syntax) and
-/// ports; never `name`, preconditions or `_tf_*` (those live on the Townsfolk nodes).
-pub(super) fn element_snippet(n: roxmltree::Node) -> String {
-    let mut e = BytesStart::new(n.tag_name().name());
+/// A placeholder's source element in explicit syntax, kept in its comment:
+/// `<CATEGORY ID="TYPE" ports…/>`; never `name`, preconditions or `_tf_*` (those live on the
+/// Townsfolk nodes).
+pub(super) fn element_snippet(n: roxmltree::Node, category: &str, ty: &str) -> String {
+    let mut e = BytesStart::new(category);
+    e.push_attribute(("ID", ty));
     for a in n.attributes() {
-        if a.name() != "name" && !a.name().starts_with('_') {
+        if a.name() != "name" && a.name() != "ID" && !a.name().starts_with('_') {
             e.push_attribute((a.name(), a.value()));
         }
     }
