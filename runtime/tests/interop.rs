@@ -5,6 +5,7 @@
 #[allow(dead_code)] // the helpers are shared with the cli tests; these use a few
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::{expect_exit, temp_path};
@@ -579,4 +580,168 @@ fn export_cli_writes_xml() {
         ],
         1,
     );
+}
+
+fn b3(rel: &str) -> interop::Imported {
+    interop::import_behavior3_file(&data(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn behavior3_workspace_imports_whole_node_by_node() {
+    let i = b3("behavior3/workspace.b3-workspace");
+    let ids: Vec<&str> = i.pack.trees.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "vars/declare-core",
+            "vars/declare-vars",
+            "vars/test-subtree",
+            "vars/test-vars",
+            "workdir/hero",
+            "workdir/subtree2",
+            "workdir/subtree1",
+            "workdir/monster",
+            "workdir/sub/subtree1",
+            "workdir/sub/subtree2",
+        ]
+    );
+    let shapes: BTreeMap<String, String> = tree_shapes(&i.pack).into_iter().collect();
+    assert_eq!(
+        shapes["workdir/hero"],
+        "selector[sequence[condition(stub_FindEnemy), condition(stub_Attack), wait(10)], sequence[condition(stub_FindEnemy), condition(stub_MoveToTarget)], sequence[condition(stub_GetHp), condition(stub_Cmp), condition(stub_MoveToPos)], condition(stub_Idle)]"
+    );
+    assert_eq!(
+        shapes["workdir/monster"],
+        "sequence[sequence[sequence[subtree(workdir/subtree2)], condition(stub_Cmp), condition(stub_TestB3), subtree(workdir/subtree1)], log]"
+    );
+    assert_eq!(shapes["workdir/subtree1"], "sequence[log, wait(1)]");
+    assert_eq!(
+        shapes["vars/test-vars"],
+        "sequence[subtree(vars/test-subtree), condition(stub_FindEnemy), condition(stub_Attack), condition(stub_Check), condition(stub_MoveToTarget), condition(stub_Clear), condition(stub_TestB3), condition(stub_TestB3), condition(stub_Clear), condition(stub_Listen), condition(stub_TestOneof)]"
+    );
+    // Node ids, descriptions and placeholder sources survive.
+    let hero = i.pack.tree("workdir/hero").unwrap();
+    assert_eq!(hero.root.id, "1");
+    assert_eq!(hero.root.children[0].comment.as_deref(), Some("攻击"));
+    assert_eq!(
+        hero.root.children[0].children[0].comment.as_deref(),
+        Some(
+            r#"behavior3 placeholder: {"name":"FindEnemy","args":{"x":0,"y":0,"w":100,"h":50},"output":["enemy"]}"#
+        )
+    );
+    // Categories come from node-config.b3-setting.
+    let find = i
+        .report
+        .placeholders
+        .iter()
+        .find(|p| p.source_type == "FindEnemy")
+        .unwrap();
+    assert_eq!(find.category, "Condition");
+    // `target[0].x > 0` is not ours: a warning naming file and node.
+    assert!(
+        i.report
+            .warnings
+            .iter()
+            .any(|w| w.file == "vars/test-vars.json" && w.construct == "Check (node \"6\")"),
+        "{:?}",
+        i.report.warnings
+    );
+    let text = pack::to_canonical_string(&i.pack);
+    let loaded = townsfolk_runtime::program::load_str(&text);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+}
+
+#[test]
+fn every_behavior3_file_imports_alone() {
+    for f in [
+        "behavior3/workdir/hero.json",
+        "behavior3/workdir/monster.json",
+        "behavior3/workdir/subtree1.json",
+        "behavior3/workdir/subtree2.json",
+        "behavior3/workdir/sub/subtree1.json",
+        "behavior3/workdir/sub/subtree2.json",
+        "behavior3/vars/declare-core.json",
+        "behavior3/vars/declare-vars.json",
+        "behavior3/vars/test-subtree.json",
+        "behavior3/vars/test-vars.json",
+    ] {
+        let i = b3(f);
+        assert!(!i.pack.trees.is_empty(), "{f}");
+    }
+    // A tree brings its subtrees (paths relative to the workspace folder).
+    let ids: Vec<String> = b3("behavior3/workdir/monster.json")
+        .pack
+        .trees
+        .iter()
+        .map(|t| t.id.clone())
+        .collect();
+    assert_eq!(
+        ids,
+        ["workdir/subtree2", "workdir/subtree1", "workdir/monster"]
+    );
+}
+
+#[test]
+fn behavior3_original_dialect_and_hostile_files() {
+    let d = Dir::new("b3");
+    let flat = d.write(
+        "project.json",
+        r#"{"data": {"trees": [
+          {"id": "main", "title": "Guard", "root": "a", "nodes": {
+            "a": {"id": "a", "name": "Priority", "title": "Priority", "children": ["b", "c"]},
+            "b": {"id": "b", "name": "MaxTime", "properties": {"maxTime": 1500}, "child": "d"},
+            "d": {"id": "d", "name": "Patrol", "title": "Patrol the wall"},
+            "c": {"id": "c", "name": "sub"}}},
+          {"id": "sub", "title": "Idle", "root": "w", "nodes": {
+            "w": {"id": "w", "name": "Wait", "properties": {"milliseconds": 250}}}}],
+          "custom_nodes": [{"name": "Patrol", "category": "action"}]}}"#,
+    );
+    let i = interop::import_behavior3_file(&flat).unwrap();
+    assert_eq!(
+        tree_shapes(&i.pack),
+        vec![
+            (
+                "main".to_string(),
+                "selector[timeout(1.5)[condition(stub_Patrol)\"Patrol the wall\"], subtree(sub)]"
+                    .to_string()
+            ),
+            ("sub".to_string(), "wait(0.25)".to_string()),
+        ]
+    );
+    assert_eq!(i.report.placeholders[0].category, "action");
+    let looped = d.write(
+        "loop.json",
+        r#"{"root": "a", "nodes": {"a": {"id": "a", "name": "Sequence", "children": ["b"]}, "b": {"id": "b", "name": "Inverter", "child": "a"}}}"#,
+    );
+    let e = interop::import_behavior3_file(&looped)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("own ancestor"), "{e}");
+    // Desktop subtrees: a cycle, a path out of the folder, an absolute path.
+    d.write("ws.b3-workspace", r#"{"files": []}"#);
+    let a = d.write("a.json", r#"{"root": {"id": 1, "name": "Sequence", "children": [{"id": 2, "name": "Sequence", "path": "b.json"}]}}"#);
+    d.write("b.json", r#"{"root": {"id": 1, "name": "Sequence", "children": [{"id": 2, "name": "Sequence", "path": "a.json"}]}}"#);
+    let e = interop::import_behavior3_file(&a).unwrap_err().to_string();
+    assert_eq!(e, "include cycle: a.json -> b.json -> a.json");
+    for p in ["../../etc/passwd", "/etc/passwd"] {
+        let bad = d.write(
+            "out.json",
+            &format!(r#"{{"root": {{"id": 1, "name": "Sequence", "path": "{p}"}}}}"#),
+        );
+        let e = interop::import_behavior3_file(&bad).unwrap_err();
+        assert!(matches!(e, ImportError::IncludeRefused { .. }), "{p}: {e}");
+    }
+    let deep = d.write(
+        "deep.json",
+        &format!(
+            "{{\"root\": {}{{\"name\": \"Log\"}}{}}}",
+            "{\"name\": \"Inverter\", \"children\": [".repeat(60),
+            "]}".repeat(60)
+        ),
+    );
+    let e = interop::import_behavior3_file(&deep).unwrap_err();
+    assert!(matches!(e, ImportError::Limit { .. }), "{e}");
+    let bomb = d.write("bomb.json", &"[".repeat(100_000));
+    let e = interop::import_behavior3_file(&bomb).unwrap_err();
+    assert!(matches!(e, ImportError::Json { .. }), "{e}");
 }

@@ -26,6 +26,16 @@ impl Root {
         Ok((Root { dir }, canon))
     }
 
+    /// The root folder itself.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Resolves `reference` relative to the root folder itself.
+    pub fn resolve_from_root(&self, reference: &str) -> Result<PathBuf, String> {
+        self.resolve(&self.dir.join("-"), reference)
+    }
+
     /// The path of `file` relative to the root, for messages.
     pub fn shown(&self, file: &Path) -> String {
         file.strip_prefix(&self.dir)

@@ -6,6 +6,7 @@
 //!
 //! Layer: above `program` (imports are validated with `program::check`), below `world`.
 
+mod behavior3;
 mod btcpp_nodes;
 mod btcpp_read;
 mod btcpp_write;
@@ -14,7 +15,7 @@ pub mod limits;
 mod params;
 mod report;
 mod script;
-
+pub use behavior3::import_behavior3_file;
 pub use btcpp_read::{import_btcpp_file, import_btcpp_str};
 pub use btcpp_write::{ExportError, export_btcpp};
 pub use report::{ImportError, ImportReport, Placeholder, Warning};
@@ -52,6 +53,9 @@ fn finish(mut pack: Pack, mut report: ImportReport) -> Imported {
 }
 
 fn unique_ids(n: &mut Node, seen: &mut BTreeSet<String>) {
+    if n.id.is_empty() {
+        n.id = "n".into();
+    }
     if !seen.insert(n.id.clone()) {
         let base = n.id.clone();
         let mut k = 2;

@@ -10,6 +10,9 @@ use townsfolk_runtime::interop;
 pub(super) enum ImportFormat {
     /// BehaviorTree.CPP v4 XML (`<root BTCPP_format="4">`), with its includes.
     Btcpp,
+    /// behavior3 JSON: a desktop-editor workspace or tree, or an original-editor tree or
+    /// project.
+    Behavior3,
 }
 
 /// Import behavior trees from another tool into a new pack. Prints every warning as
@@ -31,6 +34,7 @@ pub(super) struct ImportArgs {
 pub(super) fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     let result = match a.format {
         ImportFormat::Btcpp => interop::import_btcpp_file(&a.file),
+        ImportFormat::Behavior3 => interop::import_behavior3_file(&a.file),
     };
     let imported = match result {
         Ok(i) => i,
