@@ -22,6 +22,8 @@ const CHILD_ENV: &str = "TOWNSFOLK_SAVE_LOOP";
 const TEST_NAME: &str = "sigkill_during_save_never_leaves_a_truncated_pack";
 /// What the child prints once it starts saving.
 const READY: &str = "save-loop ready";
+/// What the child prints after each completed save.
+const SAVED: &str = "save-loop saved";
 
 /// A large pack (a few MB of canonical text): the guards sample with `copies` renamed copies
 /// of its trees. The two versions differ in name and size, so a file cut short or mixed from
@@ -59,6 +61,7 @@ fn save_loop(path: &Path) -> ! {
             eprintln!("save failed: {e}");
             std::process::exit(3);
         }
+        println!("{SAVED}");
         k += 1;
     }
 }
@@ -110,8 +113,12 @@ fn sigkill_during_save_never_leaves_a_truncated_pack() {
 
     let started = Instant::now();
     let (mut kills, mut saw_old, mut saw_new) = (0, 0, 0);
+    // How long one save takes on this machine now (a loaded machine is much slower than a
+    // quiet one): measured from the child's reports, so the kill moments spread over whole
+    // saves whatever the load.
+    let mut save_time = Duration::from_millis(200);
     // Enough kills to land in every part of a save, within the time budget of a debug run.
-    while kills < 40 && started.elapsed() < Duration::from_secs(14) {
+    while kills < 40 && started.elapsed() < Duration::from_secs(20) {
         let mut child = Command::new(&exe)
             .args([TEST_NAME, "--exact", "--nocapture", "--test-threads=1"])
             .env(CHILD_ENV, &file)
@@ -123,7 +130,18 @@ fn sigkill_during_save_never_leaves_a_truncated_pack() {
         let mut lines = BufReader::new(stdout).lines();
         let ready = lines.any(|l| l.is_ok_and(|l| l.contains(READY)));
         assert!(ready, "the child never started saving (seed {seed})");
-        std::thread::sleep(Duration::from_micros(rng.below(400_000)));
+        // Let 0, 1 or 2 saves complete (the file then holds the old, the new or the old
+        // version), then kill at a random moment inside one save.
+        let complete = rng.below(3);
+        let mut last = Instant::now();
+        for _ in 0..complete {
+            let saved = lines.any(|l| l.is_ok_and(|l| l.contains(SAVED)));
+            assert!(saved, "the child stopped saving (seed {seed})");
+            save_time = last.elapsed();
+            last = Instant::now();
+        }
+        let micros = save_time.as_micros().clamp(1, 5_000_000) as u64;
+        std::thread::sleep(Duration::from_micros(rng.below(micros)));
         child.kill().expect("SIGKILL the child");
         let status = child.wait().expect("reap the child");
         assert!(

@@ -6,6 +6,7 @@
 //! as warnings with their path. Loading only reads: semantic checks (ids, references,
 //! expressions) belong to the program layer, which compiles the pack.
 
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -112,7 +113,7 @@ pub fn load_str(text: &str) -> Loaded {
         }
     };
     let mut r = Reader::default();
-    let pack = r.pack(&value);
+    let pack = r.pack(value);
     let mut diagnostics = r.diags;
     diag::locate_all(text, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.line, d.column));
@@ -133,11 +134,23 @@ struct Reader {
 
 impl Reader {
     /// Deserializes one item, reporting unknown fields as warnings and errors with their path.
+    ///
+    /// The happy path deserializes without tracking paths; only when that fails is the item
+    /// read again with `serde_path_to_error`, whose error (path and message) is reported.
     fn item<T: DeserializeOwned>(&mut self, v: &Value, path: &str) -> Option<T> {
         let mut unknown = Vec::new();
         let mut on_unknown = |p: serde_ignored::Path| unknown.push(ignored_path(&p));
-        let de = serde_ignored::Deserializer::new(v, &mut on_unknown);
-        let r: Result<T, _> = serde_path_to_error::deserialize(de);
+        let fast: Result<T, _> =
+            T::deserialize(serde_ignored::Deserializer::new(v, &mut on_unknown));
+        let r = match fast {
+            Ok(t) => Ok(t),
+            Err(_) => {
+                unknown.clear();
+                let mut on_unknown = |p: serde_ignored::Path| unknown.push(ignored_path(&p));
+                let de = serde_ignored::Deserializer::new(v, &mut on_unknown);
+                serde_path_to_error::deserialize::<_, T>(de)
+            }
+        };
         for u in unknown {
             let (full, field) = join(path, &u);
             self.unknown.push(full.clone());
@@ -163,13 +176,16 @@ impl Reader {
         }
     }
 
-    fn pack(&mut self, v: &Value) -> Option<Pack> {
-        let Some(obj) = v.as_object() else {
-            self.diags.push(Diagnostic::error(
-                "",
-                format!("a pack is a JSON object, found {}", kind_of(v)),
-            ));
-            return None;
+    fn pack(&mut self, v: Value) -> Option<Pack> {
+        let obj = match v {
+            Value::Object(m) => m,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    "",
+                    format!("a pack is a JSON object, found {}", kind_of(&other)),
+                ));
+                return None;
+            }
         };
         match obj.get("format") {
             Some(Value::String(s)) if s == FORMAT => {}
@@ -207,6 +223,7 @@ impl Reader {
             ));
             return None;
         }
+        let (has_name, has_world) = (obj.contains_key("name"), obj.contains_key("world"));
         let mut pack = Pack::new("");
         for (k, val) in obj {
             match k.as_str() {
@@ -215,10 +232,10 @@ impl Reader {
                     Some(s) => pack.name = s.to_string(),
                     None => self.diags.push(Diagnostic::error(
                         "name",
-                        format!("expected a string, found {}", kind_of(val)),
+                        format!("expected a string, found {}", kind_of(&val)),
                     )),
                 },
-                "comment" => pack.comment = self.item(val, "comment"),
+                "comment" => pack.comment = self.item(&val, "comment"),
                 "world" => {
                     if let Some(w) = self.world(val) {
                         pack.world = w;
@@ -227,14 +244,16 @@ impl Reader {
                 "trees" => {
                     pack.trees = self.list(val, "trees", |r, v, p| r.tree(v, p));
                 }
-                "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(v, p)),
-                "events" => pack.events = self.list(val, "events", |r, v, p| r.item(v, p)),
-                "scenarios" => pack.scenarios = self.list(val, "scenarios", |r, v, p| r.item(v, p)),
-                "casts" => pack.casts = self.list(val, "casts", |r, v, p| r.item(v, p)),
-                "triggers" => pack.triggers = self.list(val, "triggers", |r, v, p| r.item(v, p)),
-                "tests" => pack.tests = self.list(val, "tests", |r, v, p| r.item(v, p)),
+                "areas" => pack.areas = self.list(val, "areas", |r, v, p| r.item(&v, p)),
+                "events" => pack.events = self.list(val, "events", |r, v, p| r.item(&v, p)),
+                "scenarios" => {
+                    pack.scenarios = self.list(val, "scenarios", |r, v, p| r.item(&v, p))
+                }
+                "casts" => pack.casts = self.list(val, "casts", |r, v, p| r.item(&v, p)),
+                "triggers" => pack.triggers = self.list(val, "triggers", |r, v, p| r.item(&v, p)),
+                "tests" => pack.tests = self.list(val, "tests", |r, v, p| r.item(&v, p)),
                 "editor" => {
-                    if let Some(e) = self.item(val, "editor") {
+                    if let Some(e) = self.item(&val, "editor") {
                         pack.editor = e;
                     }
                 }
@@ -247,11 +266,11 @@ impl Reader {
                 }
             }
         }
-        if !obj.contains_key("name") {
+        if !has_name {
             self.diags
                 .push(Diagnostic::warning("", "missing `name` of the pack"));
         }
-        if !obj.contains_key("world") {
+        if !has_world {
             self.diags
                 .push(Diagnostic::warning("", "missing `world`; using defaults"));
         }
@@ -260,58 +279,65 @@ impl Reader {
 
     fn list<T>(
         &mut self,
-        v: &Value,
+        v: Value,
         path: &str,
-        mut f: impl FnMut(&mut Self, &Value, &str) -> Option<T>,
+        mut f: impl FnMut(&mut Self, Value, &str) -> Option<T>,
     ) -> Vec<T> {
-        let Some(items) = v.as_array() else {
-            self.diags.push(Diagnostic::error(
-                path,
-                format!("expected an array, found {}", kind_of(v)),
-            ));
-            self.lossy = true;
-            return Vec::new();
+        let items = match v {
+            Value::Array(items) => items,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    path,
+                    format!("expected an array, found {}", kind_of(&other)),
+                ));
+                self.lossy = true;
+                return Vec::new();
+            }
         };
         items
-            .iter()
+            .into_iter()
             .enumerate()
             .filter_map(|(i, it)| f(self, it, &diag::index(path, i)))
             .collect()
     }
 
-    fn world(&mut self, v: &Value) -> Option<WorldDef> {
-        let Some(obj) = v.as_object() else {
-            self.diags.push(Diagnostic::error(
-                "world",
-                format!("expected an object, found {}", kind_of(v)),
-            ));
-            self.lossy = true;
-            return None;
+    fn world(&mut self, v: Value) -> Option<WorldDef> {
+        let mut head = match v {
+            Value::Object(m) => m,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    "world",
+                    format!("expected an object, found {}", kind_of(&other)),
+                ));
+                self.lossy = true;
+                return None;
+            }
         };
         // Read the scalar part as a whole, the lists item by item.
-        let mut head = obj.clone();
         let objects = head.remove("objects");
         let npcs = head.remove("npcs");
         let mut w: WorldDef = self.item(&Value::Object(head), "world")?;
         if let Some(o) = objects {
-            w.objects = self.list(&o, "world.objects", |r, v, p| r.item(v, p));
+            w.objects = self.list(o, "world.objects", |r, v, p| r.item(&v, p));
         }
         if let Some(n) = npcs {
-            w.npcs = self.list(&n, "world.npcs", |r, v, p| r.item(v, p));
+            w.npcs = self.list(n, "world.npcs", |r, v, p| r.item(&v, p));
         }
         Some(w)
     }
 
-    fn tree(&mut self, v: &Value, path: &str) -> Option<TreeDef> {
-        let Some(obj) = v.as_object() else {
-            self.diags.push(Diagnostic::error(
-                path,
-                format!("a tree is an object, found {}", kind_of(v)),
-            ));
-            self.lossy = true;
-            return None;
+    fn tree(&mut self, v: Value, path: &str) -> Option<TreeDef> {
+        let mut head = match v {
+            Value::Object(m) => m,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    path,
+                    format!("a tree is an object, found {}", kind_of(&other)),
+                ));
+                self.lossy = true;
+                return None;
+            }
         };
-        let mut head = obj.clone();
         let root = head.remove("root");
         #[derive(serde::Deserialize)]
         struct Head {
@@ -332,7 +358,7 @@ impl Reader {
             self.lossy = true;
             return None;
         };
-        let root = self.node(&root, &diag::key(path, "root"), 1)?;
+        let root = self.node(root, &diag::key(path, "root"), 1)?;
         Some(TreeDef {
             id: h.id,
             name: h.name,
@@ -344,14 +370,17 @@ impl Reader {
 
     /// Reads one node and its children. Every problem in the subtree is reported; the node
     /// is returned only if the whole subtree could be read.
-    fn node(&mut self, v: &Value, path: &str, depth: usize) -> Option<Node> {
-        let Some(obj) = v.as_object() else {
-            self.diags.push(Diagnostic::error(
-                path,
-                format!("a node is an object, found {}", kind_of(v)),
-            ));
-            self.lossy = true;
-            return None;
+    fn node(&mut self, v: Value, path: &str, depth: usize) -> Option<Node> {
+        let mut rest = match v {
+            Value::Object(m) => m,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    path,
+                    format!("a node is an object, found {}", kind_of(&other)),
+                ));
+                self.lossy = true;
+                return None;
+            }
         };
         if depth > MAX_TREE_DEPTH {
             self.diags.push(Diagnostic::error(
@@ -361,7 +390,6 @@ impl Reader {
             self.lossy = true;
             return None;
         }
-        let mut rest: Map<String, Value> = obj.clone();
         let mut ok = true;
         let id = match rest.remove("id") {
             Some(Value::String(s)) => s,
@@ -418,8 +446,16 @@ impl Reader {
                 None
             }
             Some(Value::String(_)) => {
-                let params = Value::Object(rest.clone());
-                match serde_path_to_error::deserialize::<_, NodeKind>(&params) {
+                // Without path tracking first; with it only to report an error.
+                let params = Value::Object(std::mem::take(&mut rest));
+                let r = match NodeKind::deserialize(&params) {
+                    Ok(k) => Ok(k),
+                    Err(_) => serde_path_to_error::deserialize::<_, NodeKind>(&params),
+                };
+                if let Value::Object(m) = params {
+                    rest = m;
+                }
+                match r {
                     Ok(k) => {
                         // Unknown parameters: keys that do not come back when re-serialized.
                         let back = serde_json::to_value(&k).unwrap_or(Value::Null);
@@ -469,7 +505,7 @@ impl Reader {
             None | Some(Value::Null) => {}
             Some(Value::Array(items)) => {
                 let cpath = diag::key(path, "children");
-                for (i, c) in items.iter().enumerate() {
+                for (i, c) in items.into_iter().enumerate() {
                     match self.node(c, &diag::index(&cpath, i), depth + 1) {
                         Some(n) => children.push(n),
                         None => ok = false,

@@ -1,8 +1,13 @@
 //! Compiled area rules: templates, brains, handlers, hierarchy, and the spatial grid.
 
+use std::collections::HashSet;
+
+use super::ctx::At;
 use super::grid::{BoxGrid, MAX_CELLS_PER_AXIS};
-use crate::pack::{DropPolicy, Rect};
-use crate::value::{Sym, Vec2};
+use crate::expr::Expr;
+use crate::pack::diag::{index, key};
+use crate::pack::{Diagnostic, DropPolicy, Rect};
+use crate::value::{EntityId, Sym, Type, Vec2};
 
 /// A behavior template, compiled.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,5 +97,152 @@ pub fn area_name(p: &super::Program, id: u32) -> String {
         format!("{base}#{}", id & 0xffff)
     } else {
         base.to_string()
+    }
+}
+
+impl super::ctx::Ctx<'_> {
+    /// Templates, brains, handlers, hierarchy and the spatial grid of the areas.
+    pub(crate) fn area_rules(&mut self) {
+        let pack = self.pack;
+        let mut rules: Vec<AreaRules> = Vec::new();
+        let mut ai = 0usize;
+        for (i, a) in pack.areas.iter().enumerate() {
+            if self.p.entity(&a.id) != Some(EntityId::Area(ai as u32)) {
+                continue;
+            }
+            let path = index("areas", i);
+            let b = self.p.areas[ai].bbox;
+            let wb = self.p.bounds;
+            if !a.dynamic
+                && (b.min.x < wb.min.x
+                    || b.min.y < wb.min.y
+                    || b.max.x > wb.max.x
+                    || b.max.y > wb.max.y)
+            {
+                self.err(
+                    key(&path, "shape"),
+                    format!("area `{}` reaches outside the world bounds", a.id),
+                );
+            }
+            let weight = self.number(At::Key(&path, "weight"), a.weight, 0.0, 1.0e9, "`weight`");
+            let mut r = AreaRules {
+                weight,
+                dynamic: a.dynamic,
+                ..AreaRules::default()
+            };
+            let mut inboxes = vec![self.intern("default")];
+            for ib in &a.inboxes {
+                let s = self.intern(ib);
+                if !inboxes.contains(&s) {
+                    inboxes.push(s);
+                }
+            }
+            r.inboxes = inboxes;
+            let mut names = HashSet::new();
+            for (k, t) in a.templates.iter().enumerate() {
+                let tpath = index(&key(&path, "templates"), k);
+                if !names.insert(t.name.as_str()) {
+                    self.err(
+                        key(&tpath, "name"),
+                        format!("area `{}` offers `{}` twice", a.id, t.name),
+                    );
+                }
+                let tree = match self.p.tree_index(&t.tree) {
+                    Some(x) => x,
+                    None => {
+                        self.err(key(&tpath, "tree"), format!("unknown tree `{}`", t.tree));
+                        u32::MAX
+                    }
+                };
+                let constraint = match &t.constraint {
+                    Some(src) => match Expr::compile_typed(src, Type::Bool, self) {
+                        Ok(e) => {
+                            self.p.exprs.push(e);
+                            Some(self.p.exprs.len() as u32 - 1)
+                        }
+                        Err(e) => {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    key(&tpath, "constraint"),
+                                    format!("in `{src}`: {}", e.message),
+                                )
+                                .inside(e.offset),
+                            );
+                            None
+                        }
+                    },
+                    None => None,
+                };
+                let tinboxes = t.inboxes.iter().map(|x| self.intern(x)).collect();
+                let name = self.intern(&t.name);
+                r.templates.push(CTemplate {
+                    name,
+                    tree,
+                    constraint,
+                    max_instances: t.max_instances,
+                    enabled: t.enabled,
+                    inboxes: tinboxes,
+                    drop: t.drop,
+                });
+            }
+            if let Some(bd) = &a.brain {
+                let bpath = key(&path, "brain");
+                match self.p.tree_index(&bd.tree) {
+                    Some(t) => {
+                        let every = self
+                            .ticks(At::Key(&bpath, "every_seconds"), bd.every_seconds)
+                            .max(1);
+                        r.brain = Some((t, every));
+                    }
+                    None => self.err(key(&bpath, "tree"), format!("unknown tree `{}`", bd.tree)),
+                }
+            }
+            let hs = [
+                ("on_adopt", &a.handlers.on_adopt),
+                ("on_drop", &a.handlers.on_drop),
+                ("on_enter", &a.handlers.on_enter),
+                ("on_exit", &a.handlers.on_exit),
+            ];
+            for (k, (name, h)) in hs.into_iter().enumerate() {
+                if let Some(t) = h {
+                    match self.p.tree_index(t) {
+                        Some(x) => r.handlers[k] = Some(x),
+                        None => self.err(
+                            key(&key(&path, "handlers"), name),
+                            format!("unknown tree `{t}`"),
+                        ),
+                    }
+                }
+            }
+            rules.push(r);
+            ai += 1;
+        }
+        // Templates that no area can ever offer are harmless, but templates whose tree is
+        // missing never run: keep them, the error above says why the pack cannot run.
+        for (ci, info) in self.p.areas.iter().enumerate() {
+            let dynamic = rules.get(ci).is_some_and(|r| r.dynamic);
+            if let Some(pa) = info.parent
+                && !dynamic
+                && let Some(r) = rules.get_mut(pa as usize)
+            {
+                r.children.push(ci as u32);
+            }
+        }
+        self.p.active_areas = rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.dynamic && r.active())
+            .map(|(i, _)| i as u32)
+            .collect();
+        let statics: Vec<(u32, Rect)> = self
+            .p
+            .areas
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !rules.get(*i).is_some_and(|r| r.dynamic))
+            .map(|(i, a)| (i as u32, a.bbox))
+            .collect();
+        self.p.grid = static_grid(self.p.bounds, &statics);
+        self.p.area_rules = rules;
     }
 }

@@ -1,7 +1,11 @@
 //! Breakpoints compiled against a program: names resolved, conditions type-checked. The
 //! program checks the pack's saved breakpoints with this; the debugger matches them.
 
+use std::collections::HashSet;
+
 use crate::expr::{Expr, Resolver, Scope};
+use crate::pack::Diagnostic;
+use crate::pack::diag::{index, key};
 use crate::pack::{BreakOn, BreakpointDef, NodeWhen};
 use crate::value::{EntityId, Sym, Type};
 
@@ -186,5 +190,57 @@ impl Breakpoint {
 
     pub fn id(&self) -> u32 {
         self.def.id
+    }
+}
+
+impl super::ctx::Ctx<'_> {
+    /// The editor section: saved breakpoints (compiled to check them) and layouts of trees
+    /// and nodes that exist.
+    pub(crate) fn editor(&mut self) {
+        let mut ids = HashSet::new();
+        for (i, def) in self.pack.editor.breakpoints.iter().enumerate() {
+            let path = index("editor.breakpoints", i);
+            if !ids.insert(def.id) {
+                self.warn(
+                    key(&path, "id"),
+                    format!("duplicate breakpoint id {}", def.id),
+                );
+            }
+            if let Err(e) = Breakpoint::compile(&self.p, def) {
+                let d = Diagnostic::warning(
+                    key(&path, e.field),
+                    format!("breakpoint {} is ignored: {}", def.id, e.message),
+                );
+                self.diags.push(match e.offset {
+                    Some(o) => d.inside(o),
+                    None => d,
+                });
+            }
+        }
+        for (tid, layout) in &self.pack.editor.trees {
+            let path = key("editor.trees", tid);
+            let Some(t) = self.pack.tree(tid) else {
+                self.warn(path, format!("layout for unknown tree `{tid}`"));
+                continue;
+            };
+            let mut ids = Vec::new();
+            collect_ids(&t.root, &mut ids);
+            ids.sort_unstable();
+            for nid in layout.nodes.keys() {
+                if ids.binary_search(&nid.as_str()).is_err() {
+                    self.warn(
+                        key(&key(&path, "nodes"), nid),
+                        format!("layout for unknown node `{nid}` of tree `{tid}`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn collect_ids<'a>(n: &'a crate::pack::Node, out: &mut Vec<&'a str>) {
+    out.push(&n.id);
+    for c in &n.children {
+        collect_ids(c, out);
     }
 }

@@ -3,9 +3,11 @@
 
 use std::collections::HashMap;
 
+use super::ctx::{Ctx, ticks_for};
 use super::short;
+use crate::expr::Resolver;
 use crate::pack::diag::{index, key};
-use crate::pack::{CastDef, Diagnostic, Pack, Personality};
+use crate::pack::{CastDef, Diagnostic, Personality};
 use crate::value::Sym;
 
 /// Names of the conversation signals exchanged through the `talk` inbox, by [`Msg`] order.
@@ -96,9 +98,10 @@ impl TalkProgram {
     pub(crate) fn msg_of(&self, s: Sym) -> Option<Msg> {
         self.msg.iter().position(|&m| m == s).map(|k| Msg::ALL[k])
     }
-    /// Seconds as ticks (at least one).
+    /// Seconds as ticks by the runtime's one rule ([`ticks_for`]), at least one: every
+    /// conversation timing must let a tick pass.
     pub fn ticks(&self, seconds: f64) -> u64 {
-        ((seconds / self.dt).round() as u64).max(1)
+        ticks_for(seconds, self.dt).max(1)
     }
 }
 
@@ -136,11 +139,11 @@ pub fn set_param(p: &mut Personality, name: &str, v: f64) -> bool {
     }
 }
 
-fn unit(diags: &mut Vec<Diagnostic>, path: String, what: &str, x: f64) -> f64 {
+fn unit(cx: &mut Ctx<'_>, path: String, what: &str, x: f64) -> f64 {
     if x.is_finite() && (0.0..=1.0).contains(&x) {
         x
     } else {
-        diags.push(Diagnostic::error(
+        cx.push(Diagnostic::error(
             path,
             format!("`{what}` must be between 0 and 1, found {}", short(x)),
         ));
@@ -152,39 +155,22 @@ fn unit(diags: &mut Vec<Diagnostic>, path: String, what: &str, x: f64) -> f64 {
     }
 }
 
-fn seconds(diags: &mut Vec<Diagnostic>, path: String, what: &str, x: f64, lo: f64, hi: f64) -> f64 {
-    if x.is_finite() && x >= lo && x <= hi {
-        x
-    } else {
-        diags.push(Diagnostic::error(
-            path,
-            format!(
-                "`{what}` must be between {} and {}, found {}",
-                short(lo),
-                short(hi),
-                short(x)
-            ),
-        ));
-        if x.is_finite() { x.clamp(lo, hi) } else { lo }
-    }
+/// A duration or distance of a cast in `[lo, hi]` (the context's range check).
+fn seconds(cx: &mut Ctx<'_>, path: String, what: &str, x: f64, lo: f64, hi: f64) -> f64 {
+    cx.number(path, x, lo, hi, &format!("`{what}`"))
 }
 
-fn cast(
-    c: &CastDef,
-    path: &str,
-    dt: f64,
-    npc: &dyn Fn(&str) -> Option<u32>,
-    known_npcs: &[&str],
-    diags: &mut Vec<Diagnostic>,
-) -> CastInfo {
+fn cast(cx: &mut Ctx<'_>, c: &CastDef, path: &str, known_npcs: &[&str]) -> CastInfo {
     let mut default = c.default;
     for (k, name) in PARAMS.iter().enumerate() {
         let v = *param(&mut default, k);
-        *param(&mut default, k) = unit(diags, key(&key(path, "default"), name), name, v);
+        *param(&mut default, k) = unit(cx, key(&key(path, "default"), name), name, v);
     }
-    let ticks = |s: f64| ((s / dt).round() as u64).max(1);
+    // Cycles and timeouts must let a tick pass: at least one.
+    let dt = cx.p.dt;
+    let ticks = |s: f64| ticks_for(s, dt).max(1);
     let join_radius = seconds(
-        diags,
+        cx,
         key(path, "join_radius"),
         "join_radius",
         c.join_radius,
@@ -192,7 +178,7 @@ fn cast(
         1.0e4,
     );
     let hearing_radius = seconds(
-        diags,
+        cx,
         key(path, "hearing_radius"),
         "hearing_radius",
         c.hearing_radius,
@@ -200,7 +186,7 @@ fn cast(
         1.0e4,
     );
     let planner = seconds(
-        diags,
+        cx,
         key(path, "planner_seconds"),
         "planner_seconds",
         c.planner_seconds,
@@ -208,7 +194,7 @@ fn cast(
         3600.0,
     );
     let cycle = seconds(
-        diags,
+        cx,
         key(path, "cycle_seconds"),
         "cycle_seconds",
         c.cycle_seconds,
@@ -216,7 +202,7 @@ fn cast(
         60.0,
     );
     let inactive = seconds(
-        diags,
+        cx,
         key(path, "inactive_seconds"),
         "inactive_seconds",
         c.inactive_seconds,
@@ -237,13 +223,13 @@ fn cast(
         ];
         for (k, v) in given.iter().enumerate() {
             if let Some(v) = *v {
-                *param(&mut p, k) = unit(diags, key(&mpath, PARAMS[k]), PARAMS[k], v);
+                *param(&mut p, k) = unit(cx, key(&mpath, PARAMS[k]), PARAMS[k], v);
             }
         }
-        match npc(&m.npc) {
+        match cx.npc(&m.npc) {
             Some(n) => {
                 if let Some(first) = seen.get(&n) {
-                    diags.push(Diagnostic::error(
+                    cx.push(Diagnostic::error(
                         key(&mpath, "npc"),
                         format!(
                             "NPC `{}` is listed twice in cast `{}` (first at members[{first}])",
@@ -259,7 +245,7 @@ fn cast(
                 let hint = crate::pack::suggest(&m.npc, known_npcs)
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
-                diags.push(Diagnostic::error(
+                cx.push(Diagnostic::error(
                     key(&mpath, "npc"),
                     format!("unknown NPC `{}`{hint}", m.npc),
                 ));
@@ -280,38 +266,35 @@ fn cast(
     }
 }
 
-/// Compiles every cast. `npc` resolves NPC ids; `syms` are the interned [`MSG_NAMES`] and
-/// `inbox` the interned [`INBOX`].
-pub(crate) fn compile(
-    pack: &Pack,
-    dt: f64,
-    npc: &dyn Fn(&str) -> Option<u32>,
-    syms: [Sym; 9],
-    inbox: Sym,
-    diags: &mut Vec<Diagnostic>,
-) -> TalkProgram {
-    let known: Vec<&str> = pack.world.npcs.iter().map(|n| n.id.as_str()).collect();
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut casts = Vec::new();
-    for (ci, c) in pack.casts.iter().enumerate() {
-        let path = index("casts", ci);
-        if let Some(first) = ids.get(c.id.as_str()) {
-            diags.push(Diagnostic::error(
-                key(&path, "id"),
-                format!(
-                    "duplicate cast id `{}` (first used at casts[{first}])",
-                    c.id
-                ),
-            ));
-        } else {
-            ids.insert(&c.id, ci);
+impl Ctx<'_> {
+    /// Compiles every cast into `p.talk`.
+    pub(crate) fn talk(&mut self) {
+        let syms = MSG_NAMES.map(|n| Resolver::intern(self, n));
+        let inbox = Resolver::intern(self, INBOX);
+        let pack = self.pack;
+        let known: Vec<&str> = pack.world.npcs.iter().map(|n| n.id.as_str()).collect();
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut casts = Vec::new();
+        for (ci, c) in pack.casts.iter().enumerate() {
+            let path = index("casts", ci);
+            if let Some(first) = ids.get(c.id.as_str()) {
+                self.push(Diagnostic::error(
+                    key(&path, "id"),
+                    format!(
+                        "duplicate cast id `{}` (first used at casts[{first}])",
+                        c.id
+                    ),
+                ));
+            } else {
+                ids.insert(&c.id, ci);
+            }
+            casts.push(cast(self, c, &path, &known));
         }
-        casts.push(cast(c, &path, dt, npc, &known, diags));
-    }
-    TalkProgram {
-        casts,
-        inbox,
-        msg: syms,
-        dt,
+        self.p.talk = TalkProgram {
+            casts,
+            inbox,
+            msg: syms,
+            dt: self.p.dt,
+        };
     }
 }

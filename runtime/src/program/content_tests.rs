@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use super::{Builder, short};
+use super::ctx::Ctx;
+use super::short;
 use crate::expr::{Expr, Resolver, Scope};
 use crate::pack::TestRule;
 use crate::pack::diag::{index, key};
@@ -52,8 +53,8 @@ pub struct CTest {
     pub within: Option<u64>,
     /// `at`: the tick at which it must hold.
     pub at: Option<u64>,
-    /// Statistical: the fraction of seeds (0..=1) in which it must hold.
-    pub min_fraction: Option<f64>,
+    /// Statistical: the percentage of seeds (0..=100) in which it must hold.
+    pub min_percent: Option<f64>,
     /// The measures its expression reads, by `slot - MEASURE_SLOT`.
     pub measures: Vec<Measure>,
 }
@@ -76,7 +77,7 @@ impl CTest {
 }
 
 struct TestResolver<'b, 'a> {
-    b: &'b mut Builder<'a>,
+    b: &'b mut Ctx<'a>,
     npc_scoped: bool,
     measures: Vec<Measure>,
 }
@@ -147,7 +148,7 @@ impl Resolver for TestResolver<'_, '_> {
 }
 
 /// Compiles the pack's `tests` into `b.p.tests`.
-pub(super) fn build(b: &mut Builder) {
+pub(super) fn build(b: &mut Ctx) {
     let pack = b.pack;
     let mut seen: HashMap<&str, String> = HashMap::new();
     for (i, t) in pack.tests.iter().enumerate() {
@@ -218,8 +219,8 @@ pub(super) fn build(b: &mut Builder) {
             }
             (_, None) => None,
         };
-        let min_fraction = match t.min_percent {
-            Some(x) if x.is_finite() && (0.0..=100.0).contains(&x) => Some(x / 100.0),
+        let min_percent = match t.min_percent {
+            Some(x) if x.is_finite() && (0.0..=100.0).contains(&x) => Some(x),
             Some(x) => {
                 b.err(
                     key(&path, "min_percent"),
@@ -249,7 +250,7 @@ pub(super) fn build(b: &mut Builder) {
                 scope,
                 within,
                 at,
-                min_fraction,
+                min_percent,
                 measures,
             }),
             Err(e) => {

@@ -1,6 +1,7 @@
 //! Responses (SPEC §4), compiled: triggers' and story events' effects with their names
 //! resolved. Running them is `systems::effects`.
 
+use super::ctx::{At, Ctx};
 use crate::pack::Diagnostic;
 use crate::pack::diag::key;
 use crate::pack::{DoorAction, Response};
@@ -121,32 +122,8 @@ pub enum SpawnAt {
 /// Most NPCs one `spawn` response makes.
 pub const MAX_SPAWN: u32 = 1000;
 
-/// What compiling a response needs from the program being built.
-pub trait ResponseCompiler {
-    fn flag_slot(&mut self, name: &str) -> u32;
-    fn counter_slot(&mut self, name: &str) -> u32;
-    fn intern(&mut self, s: &str) -> Sym;
-    fn npc(&self, id: &str) -> Option<u32>;
-    /// A dynamic area prototype by id.
-    fn dynamic_area(&self, id: &str) -> Result<u32, DynamicAreaError>;
-    fn ticks(&mut self, path: String, seconds: f64) -> u64;
-    fn push(&mut self, d: Diagnostic);
-    /// Library index of a story event.
-    fn event(&self, id: &str) -> Option<u32>;
-    /// An entity by id.
-    fn lookup(&self, id: &str) -> Option<EntityId>;
-    /// What `self` means where the response is written (a trigger's owner); None: nothing.
-    fn owner(&self) -> EntityId {
-        EntityId::None
-    }
-    /// A trigger by id, as seen from where the response is written.
-    fn trigger(&self, _id: &str) -> Option<u32> {
-        None
-    }
-}
-
 /// An NPC named in a response: its id, or `self` when the owner is an NPC.
-fn npc_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32> {
+fn npc_ref(c: &mut Ctx<'_>, id: &str, path: &str) -> Option<u32> {
     let found = match (id, c.owner()) {
         ("self", EntityId::Npc(n)) => Some(n),
         _ => c.npc(id),
@@ -158,7 +135,7 @@ fn npc_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32> {
 }
 
 /// A world object named in a response: its id, or `self` when the owner is an object.
-fn object_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32> {
+fn object_ref(c: &mut Ctx<'_>, id: &str, path: &str) -> Option<u32> {
     let found = match (id, c.owner()) {
         ("self", EntityId::Object(o)) => Some(o),
         _ => match c.lookup(id) {
@@ -172,7 +149,7 @@ fn object_ref(c: &mut dyn ResponseCompiler, id: &str, path: &str) -> Option<u32>
     found
 }
 
-fn amount(c: &mut dyn ResponseCompiler, x: f64, path: &str) -> Option<f64> {
+fn amount(c: &mut Ctx<'_>, x: f64, path: &str) -> Option<f64> {
     if x.is_finite() && (0.0..=1.0e9).contains(&x) {
         Some(x)
     } else {
@@ -185,7 +162,7 @@ fn amount(c: &mut dyn ResponseCompiler, x: f64, path: &str) -> Option<f64> {
 }
 
 /// Compiles one response found at `path`; reports problems and returns None for bad ones.
-pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option<CResponse> {
+pub(crate) fn compile(c: &mut Ctx<'_>, r: &Response, path: &str) -> Option<CResponse> {
     Some(match r {
         Response::SetFlag { flag, value } => CResponse::SetFlag {
             flag: c.flag_slot(flag),
@@ -222,7 +199,7 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
         },
         Response::ShowText { text, seconds } => CResponse::ShowText {
             text: c.intern(text),
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         Response::PlaySound { cue } => CResponse::PlaySound { cue: c.intern(cue) },
         Response::Log { text } => CResponse::Log {
@@ -236,7 +213,7 @@ pub fn compile(c: &mut dyn ResponseCompiler, r: &Response, path: &str) -> Option
             Ok(proto) => CResponse::CreateArea {
                 proto,
                 at: (*at).into(),
-                ticks: seconds.map(|s| c.ticks(key(path, "seconds"), s)),
+                ticks: seconds.map(|s| c.ticks(At::Key(path, "seconds"), s)),
             },
             Err(e) => {
                 c.push(Diagnostic::error(key(path, "prototype"), e.to_string()));

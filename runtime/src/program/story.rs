@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::responses::{self as respond, CResponse, ResponseCompiler};
+use super::ctx::Ctx;
+use super::responses::{self as respond, CResponse};
 use super::tracker::Graph;
 use crate::expr::{Expr, Resolver, Scope};
 use crate::pack::diag::{index, key};
@@ -128,17 +129,18 @@ fn hint(word: &str, known: &[&str]) -> String {
 }
 
 /// Compiles the library and scenarios. `idx` comes from [`index_ids`].
-pub fn build<B: Resolver + ResponseCompiler>(
-    b: &mut B,
-    pack: &Pack,
-    idx: HashMap<String, u32>,
-) -> Library {
+pub(crate) fn build(b: &mut Ctx<'_>, pack: &Pack, idx: HashMap<String, u32>) -> Library {
     let mut lib = Library {
         index: idx,
         ..Library::default()
     };
     let known_ids: Vec<&str> = pack.events.iter().map(|e| e.id.as_str()).collect();
-    let written = written_names(pack);
+    // Only the events' preconditions need it.
+    let written = if pack.events.is_empty() {
+        Default::default()
+    } else {
+        written_names(pack)
+    };
     for (i, e) in pack.events.iter().enumerate() {
         let ev = compile_event(b, &lib, e, i, &known_ids, &written);
         lib.events.push(ev);
@@ -177,8 +179,8 @@ pub fn build<B: Resolver + ResponseCompiler>(
     lib
 }
 
-fn compile_event<B: Resolver + ResponseCompiler>(
-    b: &mut B,
+fn compile_event(
+    b: &mut Ctx<'_>,
     lib: &Library,
     e: &EventDef,
     i: usize,
@@ -186,7 +188,7 @@ fn compile_event<B: Resolver + ResponseCompiler>(
     written: &(BTreeSet<String>, BTreeSet<String>),
 ) -> CEvent {
     let path = index("events", i);
-    let day = |b: &mut B, v: Option<i64>, field: &str, dflt: i64| match v {
+    let day = |b: &mut Ctx<'_>, v: Option<i64>, field: &str, dflt: i64| match v {
         None => dflt,
         Some(d) if (-MAX_DAY..=MAX_DAY).contains(&d) => d,
         Some(d) => {
@@ -260,7 +262,7 @@ fn compile_event<B: Resolver + ResponseCompiler>(
             }
         }
     });
-    let responses = |b: &mut B, list: &[crate::pack::Response], field: &str| {
+    let responses = |b: &mut Ctx<'_>, list: &[crate::pack::Response], field: &str| {
         list.iter()
             .enumerate()
             .filter_map(|(k, r)| respond::compile(b, r, &index(&key(&path, field), k)))
@@ -308,40 +310,70 @@ fn compile_event<B: Resolver + ResponseCompiler>(
 /// Flags and counters the world declares or something in the pack writes: walks the whole
 /// pack for responses (`set_flag`, …, wherever they sit, so trigger responses count too) and
 /// behavior-tree `set` nodes.
+///
+/// Every section but the trees and their layouts is walked as JSON (any object with a `do`
+/// or a `"type": "set"`, wherever it sits). Trees are walked as they are typed: in a tree
+/// only a `set` node can match (no node has a `do` field, no other node or blackboard entry
+/// has the type `set`), and layouts hold positions only, so serializing the bulk of a big
+/// pack is skipped without changing the result.
 fn written_names(pack: &Pack) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut flags: BTreeSet<String> = pack.world.flags.keys().cloned().collect();
     let mut counters: BTreeSet<String> = pack.world.counters.keys().cloned().collect();
-    let Ok(v) = serde_json::to_value(pack) else {
-        return (flags, counters);
-    };
-    let mut stack = vec![&v];
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::Object(m) => {
-                let s = |k: &str| m.get(k).and_then(|x| x.as_str()).map(str::to_string);
-                match m.get("do").and_then(|x| x.as_str()) {
-                    Some("set_flag" | "toggle_flag") => flags.extend(s("flag")),
-                    Some("set_counter" | "add_counter") => counters.extend(s("counter")),
-                    Some("copy_counter") => counters.extend(s("to")),
-                    _ => {}
-                }
-                if m.get("type").and_then(|x| x.as_str()) == Some("set")
-                    && let Some(var) = s("var")
-                {
-                    if let Some(f) = var.strip_prefix("flags.").or(var.strip_prefix("flag.")) {
-                        flags.insert(f.to_string());
+    let declared = (flags.clone(), counters.clone());
+    fn set_var(var: &str, flags: &mut BTreeSet<String>, counters: &mut BTreeSet<String>) {
+        if let Some(f) = var.strip_prefix("flags.").or(var.strip_prefix("flag.")) {
+            flags.insert(f.to_string());
+        }
+        if let Some(c) = var
+            .strip_prefix("counters.")
+            .or(var.strip_prefix("counter."))
+        {
+            counters.insert(c.to_string());
+        }
+    }
+    let sections = [
+        serde_json::to_value(&pack.world),
+        serde_json::to_value(&pack.areas),
+        serde_json::to_value(&pack.events),
+        serde_json::to_value(&pack.scenarios),
+        serde_json::to_value(&pack.casts),
+        serde_json::to_value(&pack.triggers),
+        serde_json::to_value(&pack.editor.breakpoints),
+    ];
+    for v in &sections {
+        let Ok(v) = v else {
+            return declared;
+        };
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let s = |k: &str| m.get(k).and_then(|x| x.as_str()).map(str::to_string);
+                    match m.get("do").and_then(|x| x.as_str()) {
+                        Some("set_flag" | "toggle_flag") => flags.extend(s("flag")),
+                        Some("set_counter" | "add_counter") => counters.extend(s("counter")),
+                        Some("copy_counter") => counters.extend(s("to")),
+                        _ => {}
                     }
-                    if let Some(c) = var
-                        .strip_prefix("counters.")
-                        .or(var.strip_prefix("counter."))
+                    if m.get("type").and_then(|x| x.as_str()) == Some("set")
+                        && let Some(var) = m.get("var").and_then(|x| x.as_str())
                     {
-                        counters.insert(c.to_string());
+                        set_var(var, &mut flags, &mut counters);
                     }
+                    stack.extend(m.values());
                 }
-                stack.extend(m.values());
+                serde_json::Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
             }
-            serde_json::Value::Array(a) => stack.extend(a.iter()),
-            _ => {}
+        }
+    }
+    for t in &pack.trees {
+        let mut stack = vec![&t.root];
+        while let Some(n) = stack.pop() {
+            if let crate::pack::NodeKind::Set { var, .. } = &n.kind {
+                set_var(var, &mut flags, &mut counters);
+            }
+            stack.extend(n.children.iter());
         }
     }
     (flags, counters)
@@ -349,7 +381,7 @@ fn written_names(pack: &Pack) -> (BTreeSet<String>, BTreeSet<String>) {
 
 /// Reports every cycle (one per strongly connected group, named `a → b → a`). Returns true
 /// if the library is acyclic. Iterative, so huge libraries cannot overflow the stack.
-fn cycles<B: ResponseCompiler>(b: &mut B, pack: &Pack, lib: &Library) -> bool {
+fn cycles(b: &mut Ctx<'_>, pack: &Pack, lib: &Library) -> bool {
     let n = lib.events.len();
     // Edges source -> target.
     let mut outs: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -453,7 +485,7 @@ fn show_day(d: i64) -> String {
 /// its window starts and every dependency could have ended (a dependency ends at the
 /// earliest on the day it opens). Reported for the event whose own window is too early,
 /// naming the ancestor that holds it back.
-fn windows<B: ResponseCompiler>(b: &mut B, lib: &Library) {
+fn windows(b: &mut Ctx<'_>, lib: &Library) {
     let n = lib.events.len();
     let mut earliest = vec![i64::MIN; n];
     // Which dependency sets `earliest` (None: the event's own `not_before`).
@@ -491,8 +523,8 @@ fn windows<B: ResponseCompiler>(b: &mut B, lib: &Library) {
     }
 }
 
-fn compile_scenario<B: ResponseCompiler>(
-    b: &mut B,
+fn compile_scenario(
+    b: &mut Ctx<'_>,
     lib: &Library,
     pack: &Pack,
     si: usize,
@@ -633,7 +665,7 @@ fn possible(e: &CEvent, success: bool) -> bool {
 
 /// Events of a scenario that can never open from its start, and mandatory events that some
 /// outcome path (or an optional event left unlaunched) makes impossible.
-fn reachability<B: ResponseCompiler>(b: &mut B, lib: &Library, c: &CScenario, si: usize) {
+fn reachability(b: &mut Ctx<'_>, lib: &Library, c: &CScenario, si: usize) {
     let spath = index("scenarios", si);
     let n = c.nodes.len();
     let order = {
@@ -754,5 +786,14 @@ fn reachability<B: ResponseCompiler>(b: &mut B, lib: &Library, c: &CScenario, si
                 ),
             ));
         }
+    }
+}
+
+impl super::ctx::Ctx<'_> {
+    pub(crate) fn events(&mut self) {
+        let pack = self.pack;
+        let idx = index_ids(pack, &mut self.diags);
+        self.p.events.index = idx.clone();
+        self.p.events = build(self, pack, idx);
     }
 }

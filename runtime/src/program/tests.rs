@@ -138,3 +138,25 @@ fn the_grid_of_static_boxes_finds_every_box_holding_a_point() {
     let empty = BoxGrid::build(bounds, 1.0, &[], vec![3]);
     assert_eq!(empty.near(v(1.0, 1.0)).collect::<Vec<_>>(), [3]);
 }
+
+/// A precondition's flags and counters count as written when a tree's `set` node, a
+/// trigger's response or a story event's response writes them; only the others are warned
+/// about (the tree walk and the JSON walk of the other sections must both be seen).
+#[test]
+fn preconditions_warn_only_about_names_nothing_writes() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "p",
+      "world": {"npcs": [{"id": "n", "pos": [0, 0], "tree": "t"}], "flags": {"declared": false}},
+      "trees": [{"id": "t", "root": {"id": "s", "type": "sequence", "children": [
+        {"id": "a", "type": "set", "var": "flags.by_tree", "value": "true"},
+        {"id": "b", "type": "set", "var": "counters.by_tree_c", "value": "1", "disabled": true}]}}],
+      "triggers": [{"id": "sys", "owner": "world", "triggers": [{"id": "k",
+        "when": {"type": "flag", "flag": "declared"},
+        "responses": [{"do": "set_flag", "flag": "by_trigger", "value": true}]}]}],
+      "events": [
+        {"id": "e1", "title": "one", "precondition": "flags.declared && flags.by_tree && flags.by_trigger && flags.by_event && counters.by_tree_c > 0 && flags.nobody && counters.nobody_c > 0"},
+        {"id": "e2", "title": "two", "on_success": [{"do": "set_flag", "flag": "by_event", "value": true}]}]}"#;
+    let got = warnings_at(text, "events[0].precondition");
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(got[0].contains("flag `nobody`"), "{got:#?}");
+    assert!(got[1].contains("counter `nobody_c`"), "{got:#?}");
+}

@@ -1,8 +1,9 @@
 //! Compiling a tree definition into a flat [`Tree`], checking it on the way.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::{MAX_COMPILED_NODES, TreeCompiler};
+use super::MAX_COMPILED_NODES;
+use super::ctx::{At, Ctx};
 use crate::bt::{AreaAction, CNode, Op, Recipient, Target, Tree, VarRef};
 use crate::expr::{Expr, Scope};
 use crate::pack::diag::{index, key};
@@ -22,7 +23,7 @@ struct Cx<'p> {
 
 /// Compiles tree `ti` of the pack, inlining subtree references. Problems are reported
 /// through the compiler with JSON paths; parts with errors become nodes that fail.
-pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -> Tree {
+pub(crate) fn compile_tree(c: &mut Ctx<'_>, pack: &Pack, ti: usize) -> Tree {
     let def = &pack.trees[ti];
     let mut cx = Cx {
         pack,
@@ -35,9 +36,13 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
         too_big: false,
     };
     let tpath = index("trees", ti);
-    // Node ids must be unique within their tree.
-    let mut ids: HashMap<&str, String> = HashMap::new();
-    check_ids(c, &def.root, &key(&tpath, "root"), &mut ids);
+    // Node ids must be unique within their tree. A quick pass without paths first: the
+    // reporting pass (which names where each id was first used) runs only on a problem.
+    let mut seen: HashSet<&str> = HashSet::new();
+    if !ids_unique(&def.root, &mut seen) {
+        let mut ids: HashMap<&str, String> = HashMap::new();
+        check_ids(c, &def.root, &key(&tpath, "root"), &mut ids);
+    }
     if def.root.disabled {
         c.warning(
             key(&tpath, "root"),
@@ -60,12 +65,12 @@ pub(crate) fn compile_tree<C: TreeCompiler>(c: &mut C, pack: &Pack, ti: usize) -
     cx.tree
 }
 
-fn check_ids<'a, C: TreeCompiler>(
-    c: &mut C,
-    n: &'a Node,
-    path: &str,
-    ids: &mut HashMap<&'a str, String>,
-) {
+/// True when every node id of the subtree is non-empty and seen once.
+fn ids_unique<'a>(n: &'a Node, seen: &mut HashSet<&'a str>) -> bool {
+    !n.id.is_empty() && seen.insert(&n.id) && n.children.iter().all(|c| ids_unique(c, seen))
+}
+
+fn check_ids<'a>(c: &mut Ctx<'_>, n: &'a Node, path: &str, ids: &mut HashMap<&'a str, String>) {
     if n.id.is_empty() {
         c.error(key(path, "id"), "node id must not be empty".into());
     } else if let Some(first) = ids.get(n.id.as_str()) {
@@ -81,8 +86,8 @@ fn check_ids<'a, C: TreeCompiler>(
     }
 }
 
-fn emit<C: TreeCompiler>(
-    c: &mut C,
+fn emit(
+    c: &mut Ctx<'_>,
     cx: &mut Cx<'_>,
     def_tree: usize,
     node: &Node,
@@ -270,7 +275,7 @@ fn emit<C: TreeCompiler>(
     Some(idx as u32)
 }
 
-fn expr<C: TreeCompiler>(c: &mut C, path: String, src: &str, want: Option<Type>) -> Option<u32> {
+fn expr(c: &mut Ctx<'_>, path: String, src: &str, want: Option<Type>) -> Option<u32> {
     let r = match want {
         Some(t) => Expr::compile_typed(src, t, c),
         None => Expr::compile(src, c),
@@ -285,7 +290,7 @@ fn expr<C: TreeCompiler>(c: &mut C, path: String, src: &str, want: Option<Type>)
 }
 
 /// A blackboard variable of one of the given types, or an error.
-fn bb_var<C: TreeCompiler>(c: &mut C, path: String, name: &str, types: &[Type]) -> Option<u32> {
+fn bb_var(c: &mut Ctx<'_>, path: String, name: &str, types: &[Type]) -> Option<u32> {
     match c.slot(Scope::Blackboard, name) {
         Some((slot, t)) if types.contains(&t) => Some(slot),
         Some((_, t)) => {
@@ -306,7 +311,7 @@ fn bb_var<C: TreeCompiler>(c: &mut C, path: String, name: &str, types: &[Type]) 
     }
 }
 
-fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &str) -> Op {
+fn compile_op(c: &mut Ctx<'_>, pack: &Pack, kind: &NodeKind, path: &str) -> Op {
     // Placeholder for parts with errors: the program is not run while it has errors.
     let bad = Op::Fail;
     match kind {
@@ -357,10 +362,10 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             Op::Retry { times: *times }
         }
         NodeKind::Cooldown { seconds } => Op::Cooldown {
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         NodeKind::Timeout { seconds } => Op::Timeout {
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         NodeKind::Guard { condition } => {
             match expr(c, key(path, "condition"), condition, Some(Type::Bool)) {
@@ -382,8 +387,8 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             }
         },
         NodeKind::TimeWindow { from_hour, to_hour } => Op::TimeWindow {
-            from: c.number(key(path, "from_hour"), *from_hour, 0.0, 24.0, "an hour"),
-            to: c.number(key(path, "to_hour"), *to_hour, 0.0, 24.0, "an hour"),
+            from: c.number(At::Key(path, "from_hour"), *from_hour, 0.0, 24.0, "an hour"),
+            to: c.number(At::Key(path, "to_hour"), *to_hour, 0.0, 24.0, "an hour"),
         },
         NodeKind::HasMessage { inbox, message } => Op::HasMessage {
             inbox: c.intern(inbox),
@@ -391,7 +396,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         },
         NodeKind::Chance { probability } => Op::Chance {
             p: c.number(
-                key(path, "probability"),
+                At::Key(path, "probability"),
                 *probability,
                 0.0,
                 1.0,
@@ -400,7 +405,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         },
         NodeKind::MoveTo { target, tolerance } => {
             let tolerance = c.number(
-                key(path, "tolerance"),
+                At::Key(path, "tolerance"),
                 tolerance.unwrap_or(0.25),
                 0.0,
                 1.0e6,
@@ -408,7 +413,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             );
             let tpath = key(path, "target");
             let target = match target {
-                MoveTarget::Point(p) => Some(Target::Point(c.point(key(&tpath, "point"), *p))),
+                MoveTarget::Point(p) => Some(Target::Point(c.point(At::Key(&tpath, "point"), *p))),
                 MoveTarget::Object(id) => match c.entity(id) {
                     Some(EntityId::Object(o)) => Some(Target::Object(o)),
                     _ => {
@@ -440,7 +445,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             }
         }
         NodeKind::Wait { seconds } => Op::Wait {
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         NodeKind::Set { var, value } => {
             let vpath = key(path, "var");
@@ -555,11 +560,11 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
         }
         NodeKind::Animate { animation, seconds } => Op::Animate {
             animation: c.intern(animation),
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         NodeKind::Say { text, seconds } => Op::Say {
             text: c.intern(text),
-            ticks: c.ticks(key(path, "seconds"), *seconds),
+            ticks: c.ticks(At::Key(path, "seconds"), *seconds),
         },
         NodeKind::Log { text } => Op::Log {
             text: c.intern(text),
@@ -619,7 +624,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             match c.entity(prototype) {
                 Some(EntityId::Area(a)) if dynamic => Op::Area(AreaAction::CreateArea {
                     proto: a,
-                    ticks: seconds.map(|s| c.ticks(key(path, "seconds"), s)),
+                    ticks: seconds.map(|s| c.ticks(At::Key(path, "seconds"), s)),
                 }),
                 Some(EntityId::Area(_)) => {
                     c.error(
@@ -643,7 +648,7 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
             seconds,
         } => {
             let ticks = match seconds {
-                Some(s) => c.ticks(key(path, "seconds"), *s),
+                Some(s) => c.ticks(At::Key(path, "seconds"), *s),
                 None => u64::MAX,
             };
             let until = match until {
@@ -675,31 +680,46 @@ fn compile_op<C: TreeCompiler>(c: &mut C, pack: &Pack, kind: &NodeKind, path: &s
 
 /// Reports every cycle of subtree references between trees (`a → b → a`), once, at the
 /// subtree node that closes it.
-pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
+pub(crate) fn subtree_cycles(c: &mut Ctx<'_>, pack: &Pack) {
     let ids: HashMap<&str, usize> = pack
         .trees
         .iter()
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
-    // Edges: tree -> (path of the subtree node, referenced tree).
-    let mut edges: Vec<Vec<(String, usize)>> = vec![Vec::new(); pack.trees.len()];
-    for (ti, t) in pack.trees.iter().enumerate() {
-        let mut stack = vec![(&t.root, key(&index("trees", ti), "root"))];
-        while let Some((n, path)) = stack.pop() {
-            if n.disabled {
-                continue;
-            }
-            if let NodeKind::Subtree { tree } = &n.kind
-                && let Some(&to) = ids.get(tree.as_str())
-            {
-                edges[ti].push((path.clone(), to));
-            }
-            for (k, ch) in n.children.iter().enumerate().rev() {
-                stack.push((ch, index(&key(&path, "children"), k)));
-            }
+    // Edges: tree -> (where the subtree node is: child positions from the root, referenced
+    // tree), in pre-order. The JSON path is written only for a cycle's report.
+    fn walk(
+        n: &Node,
+        ids: &HashMap<&str, usize>,
+        at: &mut Vec<usize>,
+        out: &mut Vec<(Vec<usize>, usize)>,
+    ) {
+        if n.disabled {
+            return;
+        }
+        if let NodeKind::Subtree { tree } = &n.kind
+            && let Some(&to) = ids.get(tree.as_str())
+        {
+            out.push((at.clone(), to));
+        }
+        for (k, ch) in n.children.iter().enumerate() {
+            at.push(k);
+            walk(ch, ids, at, out);
+            at.pop();
         }
     }
+    let mut edges: Vec<Vec<(Vec<usize>, usize)>> = vec![Vec::new(); pack.trees.len()];
+    for (ti, t) in pack.trees.iter().enumerate() {
+        walk(&t.root, &ids, &mut Vec::new(), &mut edges[ti]);
+    }
+    let node_path = |ti: usize, at: &[usize]| {
+        let mut path = key(&index("trees", ti), "root");
+        for &k in at {
+            path = index(&key(&path, "children"), k);
+        }
+        path
+    };
     // Iterative depth-first search; 0 = new, 1 = on the stack, 2 = done.
     let mut color = vec![0u8; pack.trees.len()];
     for start in 0..pack.trees.len() {
@@ -712,7 +732,7 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
             let (t, next) = *top;
             if next < edges[t].len() {
                 top.1 += 1;
-                let (path, to) = edges[t][next].clone();
+                let to = edges[t][next].1;
                 match color[to] {
                     0 => {
                         color[to] = 1;
@@ -725,6 +745,7 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
                             .map(|&(x, _)| pack.trees[x].id.as_str())
                             .collect();
                         chain.push(&pack.trees[to].id);
+                        let path = node_path(t, &edges[t][next].0);
                         c.error(
                             key(&path, "tree"),
                             format!(
@@ -739,6 +760,32 @@ pub(crate) fn subtree_cycles<C: TreeCompiler>(c: &mut C, pack: &Pack) {
                 color[t] = 2;
                 stack.pop();
             }
+        }
+    }
+}
+
+impl super::ctx::Ctx<'_> {
+    pub(crate) fn trees(&mut self) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (ti, t) in self.pack.trees.iter().enumerate() {
+            if let Some(first) = seen.get(t.id.as_str()) {
+                self.err(
+                    key(&index("trees", ti), "id"),
+                    format!(
+                        "duplicate tree id `{}` (first used at trees[{first}])",
+                        t.id
+                    ),
+                );
+            } else {
+                seen.insert(&t.id, ti);
+                self.p.tree_index.insert(t.id.clone(), ti as u32);
+            }
+        }
+        let pack = self.pack;
+        subtree_cycles(self, pack);
+        for ti in 0..self.pack.trees.len() {
+            let tree = compile_tree(self, pack, ti);
+            self.p.trees.push(tree);
         }
     }
 }

@@ -52,16 +52,16 @@ pub struct TestResult {
     pub seeds: u64,
     /// Seeds in which the rule held.
     pub held: u64,
-    /// Statistical tests: the fraction of seeds required.
-    pub min_fraction: Option<f64>,
+    /// Statistical tests: the percentage of seeds required.
+    pub min_percent: Option<f64>,
     /// Every failing seed, in seed order.
     pub failures: Vec<Failure>,
 }
 
 impl TestResult {
     pub fn passed(&self) -> bool {
-        match self.min_fraction {
-            Some(f) => self.held as f64 >= f * self.seeds as f64,
+        match self.min_percent {
+            Some(pct) => self.held as f64 * 100.0 >= pct * self.seeds as f64,
             None => self.failures.is_empty(),
         }
     }
@@ -374,7 +374,7 @@ pub fn run_tests(
                 rule: t.rule,
                 seeds: n as u64,
                 held: n as u64 - failures.len() as u64,
-                min_fraction: t.min_fraction,
+                min_percent: t.min_percent,
                 failures,
             }
         })
@@ -394,7 +394,7 @@ impl TestResult {
             .collect();
         json!({"id": self.id, "path": self.path, "rule": self.rule.name(),
                "passed": self.passed(), "seeds": self.seeds, "held": self.held,
-               "min_percent": self.min_fraction.map(|f| f * 100.0), "failures": failures})
+               "min_percent": self.min_percent, "failures": failures})
     }
 }
 
@@ -427,8 +427,8 @@ pub fn to_text(results: &[TestResult], pack: &str, show: usize) -> String {
         } else {
             r.held as f64 * 100.0 / r.seeds as f64
         };
-        let need = match r.min_fraction {
-            Some(f) => format!(", needs {}%", crate::program::short(f * 100.0)),
+        let need = match r.min_percent {
+            Some(pct) => format!(", needs {}%", crate::program::short(pct)),
             None => String::new(),
         };
         let _ = writeln!(
@@ -442,7 +442,7 @@ pub fn to_text(results: &[TestResult], pack: &str, show: usize) -> String {
             r.seeds,
             crate::program::short((pct * 10.0).round() / 10.0),
         );
-        if r.passed() && r.min_fraction.is_some() {
+        if r.passed() && r.min_percent.is_some() {
             continue;
         }
         for f in r.failures.iter().take(show) {

@@ -24,6 +24,7 @@ use crate::program::Program;
 use crate::program::areas::proto_of;
 use crate::session::Session;
 use crate::trace::{DebugEvent, Probe, TraceEvent};
+use crate::value::Sym;
 
 /// Runs and outcomes of one behavior-tree node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,6 +97,9 @@ pub struct Tally {
     pub triggers: Vec<TriggerTally>,
     pub events: Vec<EventTally>,
     pub areas: Vec<AreaTally>,
+    /// Per node as written (tree index in the pack, node id): seeds in which it ran in any
+    /// of the places it is compiled into (a subtree inlined twice counts once per seed).
+    pub origin_seeds: BTreeMap<(u32, Sym), u64>,
     pub seeds: u64,
     /// Ticks played, over every seed.
     pub ticks: u64,
@@ -117,16 +121,23 @@ impl Tally {
             triggers: vec![TriggerTally::default(); p.triggers.triggers.len()],
             events: vec![EventTally::default(); p.events.events.len()],
             areas: vec![AreaTally::default(); p.areas.len()],
+            origin_seeds: BTreeMap::new(),
             seeds: 0,
             ticks: 0,
         }
     }
 
     /// Marks what this one seed reached (`seeds` = 1 where anything was counted).
-    fn finish_seed(&mut self) {
+    fn finish_seed(&mut self, p: &Program) {
         self.seeds = 1;
-        for n in self.nodes.iter_mut().flatten() {
-            n.seeds = u64::from(n.runs > 0);
+        for (tree, counts) in p.trees.iter().zip(&mut self.nodes) {
+            for (node, n) in tree.nodes.iter().zip(counts.iter_mut()) {
+                n.seeds = u64::from(n.runs > 0);
+                if n.runs > 0 {
+                    self.origin_seeds
+                        .insert((node.origin_tree, node.origin_id), 1);
+                }
+            }
         }
         for t in self.templates.iter_mut().flatten() {
             t.seeds = u64::from(t.adoptions > 0);
@@ -184,6 +195,9 @@ impl Tally {
             x.peak = x.peak.max(y.peak);
             x.seeds += y.seeds;
         }
+        for (k, n) in &o.origin_seeds {
+            *self.origin_seeds.entry(*k).or_default() += n;
+        }
         self.seeds += o.seeds;
         self.ticks += o.ticks;
     }
@@ -198,7 +212,7 @@ impl Tally {
         &mut self,
         p: &Program,
         area: u32,
-        name: crate::value::Sym,
+        name: Sym,
     ) -> Option<&mut TemplateTally> {
         let t = p.area_rules.get(proto_of(area) as usize)?.template(name)?;
         self.template_mut(area, t as u32)
@@ -257,6 +271,25 @@ impl Probe for Recorder<'_> {
 }
 
 impl Recorder<'_> {
+    /// One event of tick 0's trace: status changes stand for node runs.
+    fn start_event(&mut self, ev: &TraceEvent) {
+        if let TraceEvent::Status { tree, node, to, .. } = *ev {
+            self.event(&DebugEvent::Enter { npc: 0, tree, node }, None);
+            self.event(
+                &DebugEvent::Result {
+                    npc: 0,
+                    tree,
+                    node,
+                    from: Status::Idle,
+                    to,
+                },
+                None,
+            );
+        } else {
+            self.trace(ev);
+        }
+    }
+
     fn trace(&mut self, ev: &TraceEvent) {
         let p = self.program;
         let t = &mut *self.tally;
@@ -340,12 +373,16 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
     let mut tally = Tally::new(p);
     let mut s = Session::new(program.clone(), seed);
     let mut counts = vec![0u64; p.areas.len()];
-    // Who stands in an area at the start entered it without a trace event: one visit each.
-    for n in s.world().npcs.iter().filter(|n| n.alive()) {
-        for &a in &n.areas {
-            if let Some(x) = tally.areas.get_mut(proto_of(a) as usize) {
-                x.visits += 1;
-            }
+    // Tick 0 (NPCs entering the areas they start in, their OnEnter handlers) ran before any
+    // probe could watch; the session keeps its trace, read here. Its node runs are known
+    // from status changes only: a node run several times within tick 0 counts once.
+    {
+        let mut rec = Recorder {
+            program: p,
+            tally: &mut tally,
+        };
+        for ev in s.trace() {
+            rec.start_event(ev);
         }
     }
     for _ in 0..ticks {
@@ -364,7 +401,7 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
         }
     }
     tally.ticks = ticks;
-    tally.finish_seed();
+    tally.finish_seed(p);
     tally
 }
 
@@ -516,9 +553,11 @@ impl Report {
                 e.success += x.success;
                 e.failure += x.failure;
                 e.running += x.running;
-                // A node inlined twice may run in the same seed in both places: the seeds
-                // figure of the merged node is at most the seeds played.
-                e.seeds = (e.seeds + x.seeds).min(tally.seeds);
+                e.seeds = tally
+                    .origin_seeds
+                    .get(&(node.origin_tree, node.origin_id))
+                    .copied()
+                    .unwrap_or(0);
             }
         }
         let trees: Vec<TreeRow> = pack
@@ -856,7 +895,60 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_seeds;
+    use super::*;
+
+    /// Two trees inline one subtree; both run in every seed.
+    const SHARED: &str = r#"{"format": "townsfolk-pack", "version": 1, "name": "shared",
+      "world": {"dt": 0.1, "npcs": [{"id": "x", "pos": [1, 1], "tree": "a"},
+                                    {"id": "y", "pos": [2, 2], "tree": "b"}]},
+      "trees": [
+        {"id": "a", "root": {"id": "ra", "type": "subtree", "tree": "shared"}},
+        {"id": "b", "root": {"id": "rb", "type": "subtree", "tree": "shared"}},
+        {"id": "shared", "root": {"id": "w", "type": "wait", "seconds": 100}}]}"#;
+
+    #[test]
+    fn a_subtree_inlined_twice_counts_runs_everywhere_and_each_seed_once() {
+        let pack = crate::program::load_str(SHARED).pack.expect("pack");
+        let (p, diags) = Program::build(&pack);
+        assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+        let p = Arc::new(p);
+        let seeds = [1, 2, 3];
+        let quiet = |_: usize, _: usize| {};
+        let one = run_seeds(&p, &seeds, 10, 1, &quiet);
+        assert_eq!(one, run_seeds(&p, &seeds, 10, 3, &quiet), "thread count");
+        let r = Report::new(&pack, &p, &seeds, 10, &one);
+        let shared = r.trees.iter().find(|t| t.id == "shared").expect("tree");
+        let w = shared.nodes[0].tally;
+        assert_eq!(w.runs, 2 * 10 * 3, "two NPCs, ten ticks, three seeds");
+        assert_eq!(w.running, w.runs);
+        assert_eq!(w.seeds, 3, "each seed once, though it ran in two places");
+        assert!(r.never.is_empty(), "{:?}", r.never);
+    }
+
+    #[test]
+    fn tick_0_on_enter_handlers_and_visits_are_counted() {
+        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "start",
+          "world": {"dt": 0.1, "npcs": [{"id": "ada", "pos": [5, 5], "tree": "idle"}]},
+          "trees": [
+            {"id": "idle", "root": {"id": "w", "type": "wait", "seconds": 100}},
+            {"id": "hello", "root": {"id": "hi", "type": "log", "text": "hello"}}],
+          "areas": [{"id": "nest", "shape": {"rect": {"min": [0, 0], "max": [10, 10]}},
+                     "handlers": {"on_enter": "hello"}}]}"#;
+        let pack = crate::program::load_str(text).pack.expect("pack");
+        let (p, diags) = Program::build(&pack);
+        assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+        let p = Arc::new(p);
+        let t = run_seeds(&p, &[1, 2], 5, 1, &|_, _| {});
+        let r = Report::new(&pack, &p, &[1, 2], 5, &t);
+        let hello = r.trees.iter().find(|t| t.id == "hello").expect("tree");
+        assert_eq!(hello.nodes[0].tally.runs, 2, "ran at tick 0 of each seed");
+        assert_eq!(hello.nodes[0].tally.success, 2);
+        assert_eq!(hello.nodes[0].tally.seeds, 2);
+        let nest = &r.areas[0].2;
+        assert_eq!(nest.visits, 2, "entered at tick 0 of each seed");
+        assert_eq!(nest.peak, 1);
+        assert!(r.never.is_empty(), "{:?}", r.never);
+    }
 
     #[test]
     fn seed_ranges_include_both_ends() {

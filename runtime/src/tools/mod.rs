@@ -5,7 +5,11 @@
 //! - [`events`]: scripted story-tracker sessions (`townsfolk events`);
 //! - [`replay`]: Monte Carlo playthroughs of a scenario (`townsfolk replay`);
 //! - [`triggers`]: scripted world changes fed to the triggers (`townsfolk triggers`);
-//! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`).
+//! - [`talk`]: the conversation metrics report and `--sweep` (`townsfolk talk`);
+//! - [`info`]: a pack's assets and who uses what (`townsfolk info`);
+//! - [`diff`]: what changed between two packs, asset by asset and node by node
+//!   (`townsfolk diff`);
+//! - [`trace_view`]: a recorded trace filtered and shown readably (`townsfolk trace`).
 //!
 //! The three line protocols (`debug`, `events`, `triggers`) share one shape, [`LineTool`],
 //! run by [`run`]: blank lines and `#` comments are skipped; every other line gets one JSON
@@ -20,10 +24,13 @@ use serde_json::{Map, Value, json};
 pub mod content_tests;
 pub mod coverage;
 pub mod debug;
+pub mod diff;
 pub mod diverge;
 pub mod events;
+pub mod info;
 pub mod replay;
 pub mod talk;
+pub mod trace_view;
 pub mod triggers;
 
 #[cfg(test)]

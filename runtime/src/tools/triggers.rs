@@ -145,7 +145,7 @@ fn apply_obj(s: &mut Session, obj: &Map<String, J>) -> Result<(), LineError> {
                     format!("a number of seconds in [0, {MAX_ADVANCE}]"),
                 )
             })?;
-        let ticks = (secs / s.program().dt).ceil() as u64;
+        let ticks = s.program().ticks(secs);
         for _ in 0..ticks {
             s.step();
         }

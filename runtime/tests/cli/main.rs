@@ -5,16 +5,22 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod completions;
 mod coverage;
 mod debug;
+mod diff;
 mod diverge;
 mod events;
 mod fmt;
 mod help;
+mod help_examples;
+mod info;
+mod pipe;
 mod replay;
 mod run;
 mod schema;
 mod talk;
 mod test;
+mod trace;
 mod triggers;
 mod validate;

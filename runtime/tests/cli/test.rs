@@ -118,6 +118,7 @@ fn a_failing_test_reports_seed_tick_npc_and_a_debug_script_that_reproduces_it() 
     // A statistical test passes with failing seeds; the others pass everywhere.
     let pub_ = by_id("pub_sometimes");
     assert_eq!(pub_["passed"], true);
+    assert_eq!(pub_["min_percent"], 20.0);
     assert_eq!(
         pub_["held"].as_u64().expect("held") + failures.len() as u64,
         40,
@@ -135,6 +136,7 @@ fn a_failing_test_reports_seed_tick_npc_and_a_debug_script_that_reproduces_it() 
         t.stdout
     );
     assert!(t.stdout.contains("ok   pub_sometimes"), "{}", t.stdout);
+    assert!(t.stdout.contains("needs 20%"), "{}", t.stdout);
     assert!(
         t.stdout.contains("4 tests, 3 passed, 1 failed"),
         "{}",

@@ -1,7 +1,51 @@
-//! Shared by the subcommands: loading packs, reading line scripts, printing diagnostics.
+//! Shared by the subcommands: printing (a closed pipe ends a command quietly), loading
+//! packs, reading line scripts, printing diagnostics.
 
 #[allow(unused_imports)]
 use super::*;
+
+/// `outln!` to standard output that hands back the write error with `?` instead of
+/// panicking: a reader that went away (`townsfolk schema | head -1`) ends the command, and
+/// [`ends_quietly`] turns that into exit code 0.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `out!` to standard output, like [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `errln!` that never panics: when nobody reads standard error any more
+/// (`townsfolk validate bad.json 2>&1 | head -1`) the message is dropped.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// Whether an error is standard output's reader having gone away (a broken pipe), which
+/// ends a command quietly with exit code 0, as it does for `cat` or `grep`.
+pub(super) fn ends_quietly(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Output format of the commands that print either text or JSON.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub(super) enum Format {
+    Text,
+    Json,
+}
 
 /// Loads a pack for the story commands and picks the scenario.
 pub(super) fn story_program(
@@ -23,7 +67,7 @@ pub(super) fn story_program(
     };
     let Some(s) = chosen else {
         match scenario {
-            Some(id) => eprintln!(
+            Some(id) => errln!(
                 "error: {}: unknown scenario `{id}`; scenarios: {}",
                 path.display(),
                 if known.is_empty() {
@@ -32,7 +76,7 @@ pub(super) fn story_program(
                     known.join(", ")
                 }
             ),
-            None => eprintln!(
+            None => errln!(
                 "error: {}: say which scenario with --scenario ID; scenarios: {}",
                 path.display(),
                 if known.is_empty() {
@@ -55,7 +99,7 @@ pub(super) fn load_valid(path: &Path, what: &str) -> Result<pack::Pack, ExitCode
         Some(p) if !loaded.diagnostics.iter().any(|d| d.is_error()) => Ok(p),
         _ => {
             print_diags(path, &loaded.diagnostics);
-            eprintln!("{}: cannot {what} a pack with errors", path.display());
+            errln!("{}: cannot {what} a pack with errors", path.display());
             Err(ExitCode::from(1))
         }
     }
@@ -99,7 +143,7 @@ pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
     let mut out = stdout.lock();
     let bad = townsfolk_runtime::tools::run(tool, &mut input, &mut out)?;
     if bad > 0 {
-        eprintln!(
+        errln!(
             "error: {bad} line{} refused (the replies with \"ok\": false say where and why)",
             if bad == 1 { " was" } else { "s were" }
         );
@@ -110,6 +154,6 @@ pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
 
 pub(super) fn print_diags(file: &Path, diags: &[Diagnostic]) {
     for d in diags {
-        eprintln!("{}", d.render(&file.display().to_string()));
+        errln!("{}", d.render(&file.display().to_string()));
     }
 }

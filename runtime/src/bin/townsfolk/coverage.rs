@@ -10,7 +10,11 @@ use townsfolk_runtime::tools::coverage as cov;
 /// Play many seeds and report, per behavior-tree node, template, trigger, story event and
 /// area, how often it ran; then the content no seed reached, with its JSON path.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk coverage samples/guards.json --seeds 1..20 --ticks 3000
+  townsfolk coverage samples/daily_life.json --seeds 1..4 --ticks 600 --json")]
 pub(super) struct CoverageArgs {
+    /// The pack file (`.json`) to play; a pack with errors is refused.
     pack: PathBuf,
     /// Seeds: `A..B` (both included) or one seed.
     #[arg(long, default_value = "1..200")]
@@ -30,7 +34,7 @@ pub(super) fn coverage(a: CoverageArgs) -> anyhow::Result<ExitCode> {
     let seeds = match cov::parse_seeds(&a.seeds) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: --seeds: {e}");
+            errln!("error: --seeds: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -52,7 +56,7 @@ pub(super) fn coverage(a: CoverageArgs) -> anyhow::Result<ExitCode> {
     let step = (seeds.len() / 10).max(1);
     let progress = |done: usize, total: usize| {
         if done.is_multiple_of(step) || done == total {
-            eprintln!(
+            errln!(
                 "coverage: {done}/{total} seeds ({:.1} s)",
                 started.elapsed().as_secs_f64()
             );
@@ -61,9 +65,9 @@ pub(super) fn coverage(a: CoverageArgs) -> anyhow::Result<ExitCode> {
     let tally = cov::run_seeds(&program, &seeds, a.ticks, threads, &progress);
     let report = cov::Report::new(&pack, &program, &seeds, a.ticks, &tally);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report.to_json())?);
+        outln!("{}", serde_json::to_string_pretty(&report.to_json())?);
     } else {
-        print!("{}", report.to_text());
+        out!("{}", report.to_text());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,10 +11,14 @@ use townsfolk_runtime::tools::diverge::{Outcome, diverge};
 /// report the first tick at which they differ and what differs there (NPCs, nodes,
 /// variables, flags, counters, triggers, events). Exits 0 either way.
 #[derive(clap::Args)]
+#[command(after_help = r#"Examples:
+  townsfolk diverge samples/guards.json --seed 1 --seed2 2 --ticks 500
+  sed 's/"seconds": 4.0/"seconds": 6.0/' samples/guards.json > edited.json
+  townsfolk diverge samples/guards.json edited.json --ticks 3000 --json"#)]
 pub(super) struct DivergeArgs {
-    /// Pack A.
+    /// The pack file (`.json`) A; a pack with errors is refused.
     a: PathBuf,
-    /// Pack B (default: A again, with --seed2).
+    /// The pack file (`.json`) B (default: A again, with --seed2).
     b: Option<PathBuf>,
     /// Seed of A.
     #[arg(long, default_value_t = 0)]
@@ -43,7 +47,7 @@ fn compiled(path: &Path) -> Result<std::sync::Arc<Program>, ExitCode> {
 pub(super) fn diverge_cmd(a: DivergeArgs) -> anyhow::Result<ExitCode> {
     let seed2 = a.seed2.unwrap_or(a.seed);
     if a.b.is_none() && seed2 == a.seed {
-        eprintln!("error: give a second pack, or a second seed with --seed2");
+        errln!("error: give a second pack, or a second seed with --seed2");
         return Ok(ExitCode::from(1));
     }
     let pa = match compiled(&a.a) {
@@ -60,16 +64,16 @@ pub(super) fn diverge_cmd(a: DivergeArgs) -> anyhow::Result<ExitCode> {
     match diverge(&pa, a.seed, &pb, seed2, a.ticks) {
         Outcome::Same { ticks } => {
             if a.json {
-                println!("{}", serde_json::json!({"diverged": false, "ticks": ticks}));
+                outln!("{}", serde_json::json!({"diverged": false, "ticks": ticks}));
             } else {
-                println!("no difference in {ticks} ticks");
+                outln!("no difference in {ticks} ticks");
             }
         }
         Outcome::Diverged(d) => {
             if a.json {
-                println!("{}", serde_json::to_string_pretty(&d.to_json())?);
+                outln!("{}", serde_json::to_string_pretty(&d.to_json())?);
             } else {
-                print!("{}", d.to_text());
+                out!("{}", d.to_text());
             }
         }
     }

@@ -5,11 +5,28 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn events(
-    path: &Path,
-    scenario: Option<&str>,
-    script: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+/// Drive the story-event tracker from a script of JSON ops, one per line.
+///
+/// One JSON op per line in (advance, launch, end, set), one JSON state line out. Reads
+/// standard input without --script.
+#[derive(clap::Args)]
+#[command(after_help = r#"Examples:
+  echo '{"op":"advance","days":30}' > ops.jsonl
+  townsfolk events samples/chronicle.json --scenario early_reign --script ops.jsonl
+  echo '{"op":"set","counter":"gold","value":3}' | townsfolk events samples/chronicle.json"#)]
+pub(super) struct Args {
+    /// The pack file (`.json`) whose story events and scenarios to track.
+    pack: PathBuf,
+    /// Scenario id (default: the only scenario, or `world.scenario`).
+    #[arg(long)]
+    scenario: Option<String>,
+    /// File of ops (one JSON object per line; blank lines and `#` comments skipped).
+    #[arg(long)]
+    script: Option<PathBuf>,
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let (path, scenario, script) = (a.pack.as_path(), a.scenario.as_deref(), a.script.as_deref());
     let (program, s) = match story_program(path, scenario) {
         Ok(x) => x,
         Err(code) => return Ok(code),

@@ -1,6 +1,8 @@
 //! `townsfolk export btcpp PACK -o FILE.xml`: a pack's trees as BehaviorTree.CPP v4 XML.
 
 #[allow(unused_imports)]
+use super::common::*;
+#[allow(unused_imports)]
 use super::*;
 
 use townsfolk_runtime::interop;
@@ -15,9 +17,14 @@ pub(super) enum ExportFormat {
 /// Export a pack's behavior trees to another tool's format. Exits 1 when the pack cannot
 /// be read.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk export btcpp samples/daily_life.json -o daily_life.xml
+  townsfolk export btcpp samples/nope.json -o x.xml  # exit 1: cannot be read")]
 pub(super) struct ExportArgs {
+    /// The target format.
     #[arg(value_enum)]
     format: ExportFormat,
+    /// The pack file (`.json`) whose trees are exported.
     pack: PathBuf,
     /// The file to write.
     #[arg(short, long)]
@@ -31,7 +38,7 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         .filter(|_| !loaded.diagnostics.iter().any(|d| d.is_error()))
     else {
         common::print_diags(&a.pack, &loaded.diagnostics);
-        eprintln!(
+        errln!(
             "error: {}: cannot be read; nothing exported",
             a.pack.display()
         );
@@ -41,6 +48,6 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         ExportFormat::Btcpp => interop::export_btcpp(&p)?,
     };
     std::fs::write(&a.output, text).with_context(|| format!("writing {}", a.output.display()))?;
-    println!("exported {} trees to {}", p.trees.len(), a.output.display());
+    outln!("exported {} trees to {}", p.trees.len(), a.output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -5,17 +5,37 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn fmt(
-    path: &Path,
-    output: Option<&Path>,
+/// Rewrite a pack in canonical form (stable key order, 2-space indent, final newline).
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk fmt --check samples/guards.json
+  townsfolk fmt samples/guards.json -o guards.json")]
+pub(super) struct Args {
+    /// The pack file (`.json`) to format; rewritten in place unless -o or --check.
+    pack: PathBuf,
+    /// Write here instead of rewriting the pack in place.
+    #[arg(short, long, conflicts_with = "check")]
+    output: Option<PathBuf>,
+    /// Change nothing; exit 1 if the pack is not canonical.
+    #[arg(long)]
     check: bool,
+    /// Rewrite even if the pack has unknown fields (they are dropped).
+    #[arg(long)]
     drop_unknown: bool,
-) -> anyhow::Result<ExitCode> {
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let (path, output, check, drop_unknown) = (
+        a.pack.as_path(),
+        a.output.as_deref(),
+        a.check,
+        a.drop_unknown,
+    );
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let loaded = program::load_bytes(&bytes);
     let Some(p) = loaded.pack.as_ref().filter(|_| !loaded.lossy) else {
         print_diags(path, &loaded.diagnostics);
-        eprintln!(
+        errln!(
             "{}: not formatted: parts of the pack could not be read (fix the errors above first)",
             path.display()
         );
@@ -23,7 +43,7 @@ pub(super) fn fmt(
     };
     if !loaded.unknown_fields.is_empty() && !check && !drop_unknown {
         print_diags(path, &loaded.diagnostics);
-        eprintln!(
+        errln!(
             "{}: not formatted: formatting would drop {} unknown field(s) listed above; fix their names or pass --drop-unknown",
             path.display(),
             loaded.unknown_fields.len()
@@ -35,7 +55,7 @@ pub(super) fn fmt(
         if text.as_bytes() == bytes.as_slice() {
             return Ok(ExitCode::SUCCESS);
         }
-        eprintln!(
+        errln!(
             "{}: not canonical (run `townsfolk fmt {}`)",
             path.display(),
             path.display()

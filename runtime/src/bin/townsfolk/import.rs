@@ -2,6 +2,8 @@
 //! behavior3 JSON, with the import report (warnings, placeholders to map) on stderr.
 
 #[allow(unused_imports)]
+use super::common::*;
+#[allow(unused_imports)]
 use super::*;
 
 use townsfolk_runtime::interop;
@@ -19,9 +21,18 @@ pub(super) enum ImportFormat {
 /// `file:line: warning: construct: message` and every placeholder node to map. Exits 1 when
 /// the file cannot be imported.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk export btcpp samples/guards.json -o guards.xml
+  townsfolk import btcpp guards.xml -o guards_again.json
+  printf '{\"root\": {\"id\": 1, \"name\": \"Log\", \"args\": {\"message\": \"hi\"}}}' > hi.json
+  townsfolk import behavior3 hi.json -o hi.pack.json --json
+  townsfolk import btcpp missing.xml -o x.json  # exit 1: cannot read")]
 pub(super) struct ImportArgs {
+    /// The source format.
     #[arg(value_enum)]
     format: ImportFormat,
+    /// The file to import (BT.CPP: the main XML file; behavior3: a tree, project or
+    /// `.b3-workspace`).
     file: PathBuf,
     /// The pack to write.
     #[arg(short, long)]
@@ -39,17 +50,19 @@ pub(super) fn import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     let imported = match result {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
     let text = pack::to_canonical_string(&imported.pack);
     std::fs::write(&a.output, text).with_context(|| format!("writing {}", a.output.display()))?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&imported.report)?);
+        outln!("{}", serde_json::to_string_pretty(&imported.report)?);
     } else {
-        eprint!("{}", imported.report);
-        println!(
+        for line in imported.report.to_string().lines() {
+            errln!("{line}");
+        }
+        outln!(
             "imported {} trees into {} ({} warnings, {} placeholders)",
             imported.pack.trees.len(),
             a.output.display(),

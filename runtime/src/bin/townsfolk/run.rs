@@ -5,17 +5,38 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn simulate(
-    path: &Path,
+/// Simulate a pack headlessly; the last line is the final world's hash.
+///
+/// Prints a summary (clock, NPCs, flags, counters) and, as its last line, `hash <hex>` of the
+/// final world state. The same pack and seed give the same trace and hash on every machine.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk run samples/guards.json --seed 7 --ticks 3000
+  townsfolk run samples/daily_life.json --ticks 600 --dt 0.2 --trace daily.jsonl")]
+pub(super) struct Args {
+    /// The pack file (`.json`) to simulate; a pack with errors is refused.
+    pack: PathBuf,
+    /// Random seed: one seed and one pack give one playthrough.
+    #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Number of ticks to simulate.
+    #[arg(long)]
     ticks: u64,
+    /// Override the pack's seconds per tick (0.001 to 10).
+    #[arg(long)]
     dt: Option<f64>,
-    trace: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+    /// Write every event as JSON Lines to this file (read it with `townsfolk trace`).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let (path, seed, ticks, dt, trace) =
+        (a.pack.as_path(), a.seed, a.ticks, a.dt, a.trace.as_deref());
     if let Some(dt) = dt
         && !(dt.is_finite() && (0.001..=10.0).contains(&dt))
     {
-        eprintln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
+        errln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
         return Ok(ExitCode::from(1));
     }
     let (_, mut session) = match open_session(path, seed, dt, "run") {
@@ -51,7 +72,7 @@ pub(super) fn simulate(
     }
     let prog = session.program().clone();
     let world = session.world();
-    println!(
+    outln!(
         "pack `{}`: {} NPCs, seed {}, {} ticks of {} s",
         prog.name,
         prog.npcs.len(),
@@ -60,7 +81,7 @@ pub(super) fn simulate(
         prog.dt
     );
     let minutes = (world.hour * 60.0).floor() as i64;
-    println!(
+    outln!(
         "clock: day {}, {:02}:{:02}",
         world.day,
         minutes / 60,
@@ -68,7 +89,7 @@ pub(super) fn simulate(
     );
     for (i, n) in prog.npcs.iter().enumerate() {
         let pos = world.pos[i];
-        println!(
+        outln!(
             "  {:<16} at ({:8.2}, {:8.2})  tree `{}` {}",
             n.id,
             pos.x,
@@ -80,14 +101,14 @@ pub(super) fn simulate(
         );
     }
     for (name, v) in prog.flags.names.iter().zip(&world.flags) {
-        println!("  flag {name} = {v}");
+        outln!("  flag {name} = {v}");
     }
     for (name, v) in prog.counters.names.iter().zip(&world.counters) {
-        println!("  counter {name} = {v}");
+        outln!("  counter {name} = {v}");
     }
     for problem in session.problems() {
-        println!("warning: {problem}");
+        outln!("warning: {problem}");
     }
-    println!("hash {hash}");
+    outln!("hash {hash}");
     Ok(ExitCode::SUCCESS)
 }

@@ -5,16 +5,44 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn talk(
-    path: &Path,
+/// Simulate background conversations and print their metrics.
+///
+/// Per character: talk share, turns, interruptions, feedback, overlaps; per run: overlap
+/// rate, gaps, group size, churn.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk talk samples/plaza.json --seconds 120 --seed 1
+  townsfolk talk samples/plaza.json --seconds 60 --sweep anna.confidence=0:1:0.5")]
+pub(super) struct Args {
+    /// The pack file (`.json`) to simulate; it needs a `casts` section.
+    pack: PathBuf,
+    /// Simulated seconds.
+    #[arg(long, default_value_t = 600.0)]
     seconds: f64,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Print JSON instead of tables.
+    #[arg(long)]
     json: bool,
-    sweep: Option<&str>,
-) -> anyhow::Result<ExitCode> {
+    /// Run once per value of a parameter and show how the metrics move:
+    /// `[NPC.]PARAM=FROM:TO:STEP`, e.g. `talkativeness=0.1:0.9:0.2` (every character) or
+    /// `anna.confidence=0:1:0.25` (one character).
+    #[arg(long)]
+    sweep: Option<String>,
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let (path, seconds, seed, json, sweep) = (
+        a.pack.as_path(),
+        a.seconds,
+        a.seed,
+        a.json,
+        a.sweep.as_deref(),
+    );
     use townsfolk_runtime::tools::talk as metrics;
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 1.0e6) {
-        eprintln!("error: --seconds must be between 0 and 1000000, found {seconds}");
+        errln!("error: --seconds must be between 0 and 1000000, found {seconds}");
         return Ok(ExitCode::from(1));
     }
     let p = match load_valid(path, "run") {
@@ -22,7 +50,7 @@ pub(super) fn talk(
         Err(code) => return Ok(code),
     };
     if p.casts.is_empty() {
-        eprintln!(
+        errln!(
             "{}: the pack has no `casts`: nothing converses",
             path.display()
         );
@@ -30,7 +58,7 @@ pub(super) fn talk(
     }
     let simulate = |p: &pack::Pack| -> Result<metrics::Report, Vec<Diagnostic>> {
         let mut s = Session::from_pack(p, seed)?;
-        let ticks = (seconds / s.program().dt).ceil() as u64;
+        let ticks = s.program().ticks(seconds);
         s.run(ticks);
         Ok(metrics::report(s.program(), s.world()))
     };
@@ -43,20 +71,21 @@ pub(super) fn talk(
             }
         };
         if json {
-            println!("{}", serde_json::to_string_pretty(&r)?);
+            outln!("{}", serde_json::to_string_pretty(&r)?);
         } else {
-            println!(
+            outln!(
                 "pack `{}`: {} s of conversation, seed {seed}",
-                p.name, r.run.seconds
+                p.name,
+                r.run.seconds
             );
-            print!("{}", metrics::render_text(&r));
+            out!("{}", metrics::render_text(&r));
         }
         return Ok(ExitCode::SUCCESS);
     };
     let sw = match metrics::Sweep::parse(spec) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: --sweep {e}");
+            errln!("error: --sweep {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -64,7 +93,7 @@ pub(super) fn talk(
     for &v in &sw.values {
         let mut q = p.clone();
         if let Err(e) = sw.apply(&mut q, v) {
-            eprintln!("error: --sweep: {e}");
+            errln!("error: --sweep: {e}");
             return Ok(ExitCode::from(1));
         }
         match simulate(&q) {
@@ -81,7 +110,7 @@ pub(super) fn talk(
             .iter()
             .map(|(v, r)| serde_json::json!({"value": v, "report": r}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "npc": who, "param": sw.param, "seed": seed, "runs": v
@@ -89,14 +118,14 @@ pub(super) fn talk(
         );
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "sweep of {} for {} ({} s each, seed {seed})",
         sw.param,
         who.as_deref()
             .map_or("every character".to_string(), |n| format!("`{n}`")),
         seconds
     );
-    println!(
+    outln!(
         "{:>6} | {:>7} {:>6} {:>8} {:>8} {:>7} | {:>7} {:>8} {:>6} {:>9} {:>9}",
         "value",
         "share",
@@ -133,7 +162,7 @@ pub(super) fn talk(
         let fb = chars.iter().map(|c| c.feedback_given as f64).sum::<f64>() / n;
         let won: u64 = chars.iter().map(|c| c.overlaps_won).sum();
         let ovl: u64 = chars.iter().map(|c| c.overlaps).sum();
-        println!(
+        outln!(
             "{:>6.2} | {:>6.1}% {:>6.1} {:>8} {:>8.1} {:>6.0}% | {:>6.1}% {:>7.2}s {:>6.2} {:>9.2} {:>9.2}",
             v,
             share * 100.0,
@@ -153,7 +182,7 @@ pub(super) fn talk(
         );
     }
     if who.is_none() {
-        println!("(character columns are means over every character)");
+        outln!("(character columns are means over every character)");
     }
     Ok(ExitCode::SUCCESS)
 }

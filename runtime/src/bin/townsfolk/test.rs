@@ -12,7 +12,12 @@ use townsfolk_runtime::tools::coverage::parse_seeds;
 /// the seed, the tick and the NPC, with a `townsfolk debug` command that stops there.
 /// Exits 1 when a test fails.
 #[derive(clap::Args)]
+#[command(after_help = r#"Examples:
+  sed 's/^  "trees": \[/  "tests": [{"id": "rested", "rule": "always", "npc": "guard_1", "expr": "fatigue <= 1"}], "trees": [/' samples/guards.json > tested.json
+  townsfolk test tested.json --seeds 1..20 --ticks 3000
+  townsfolk test tested.json --seeds 1..5 --json"#)]
 pub(super) struct TestArgs {
+    /// The pack file (`.json`) whose `tests` section to check; a pack with errors is refused.
     pack: PathBuf,
     /// Seeds: `A..B` (both included) or one seed.
     #[arg(long, default_value = "1..100")]
@@ -35,7 +40,7 @@ pub(super) fn test(a: TestArgs) -> anyhow::Result<ExitCode> {
     let seeds = match parse_seeds(&a.seeds) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: --seeds: {e}");
+            errln!("error: --seeds: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -49,7 +54,7 @@ pub(super) fn test(a: TestArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     if program.tests.is_empty() {
-        eprintln!("{}: the pack has no `tests`", a.pack.display());
+        errln!("{}: the pack has no `tests`", a.pack.display());
         return Ok(ExitCode::SUCCESS);
     }
     let program = std::sync::Arc::new(program);
@@ -62,7 +67,7 @@ pub(super) fn test(a: TestArgs) -> anyhow::Result<ExitCode> {
     let step = (seeds.len() / 10).max(1);
     let progress = |done: usize, total: usize| {
         if done.is_multiple_of(step) || done == total {
-            eprintln!(
+            errln!(
                 "test: {done}/{total} seeds ({:.1} s)",
                 started.elapsed().as_secs_f64()
             );
@@ -72,12 +77,12 @@ pub(super) fn test(a: TestArgs) -> anyhow::Result<ExitCode> {
     let shown = a.pack.display().to_string();
     if a.json {
         let v: Vec<serde_json::Value> = results.iter().map(|r| r.to_json(&shown)).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({"ticks": ticks, "tests": v}))?
         );
     } else {
-        print!("{}", ct::to_text(&results, &shown, a.show));
+        out!("{}", ct::to_text(&results, &shown, a.show));
     }
     Ok(if results.iter().all(ct::TestResult::passed) {
         ExitCode::SUCCESS

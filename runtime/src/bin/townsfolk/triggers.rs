@@ -5,12 +5,34 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn triggers(
-    path: &Path,
-    events: &Path,
+/// Feed scripted world events to a pack's triggers and print what fired.
+///
+/// One JSON object per line (e.g.
+/// `{"event":"enter","npc":"hero","area":"A"}`, `{"equip":"hero","item":"ice_sword"}`,
+/// `{"set_flag":FLAG,"value":true}`, `{"advance":2.5}`); after each, print
+/// `{"time":T,"fired":[...],"flags":{...},"counters":{...}}`.
+#[derive(clap::Args)]
+#[command(after_help = r#"Examples:
+  echo '{"advance":2.5}' > events.jsonl
+  townsfolk triggers samples/dungeon.json --events events.jsonl --explain visited/clue"#)]
+pub(super) struct Args {
+    /// The pack file (`.json`) whose triggers to drive; a pack with errors is refused.
+    pack: PathBuf,
+    /// File of events (blank lines and `#` comments skipped).
+    #[arg(long)]
+    events: PathBuf,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
     seed: u64,
-    explain: &[String],
-) -> anyhow::Result<ExitCode> {
+    /// After the last line, explain these triggers (why they did or did not fire), one
+    /// JSON line each. Repeatable.
+    #[arg(long)]
+    explain: Vec<String>,
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let (path, events, seed, explain) =
+        (a.pack.as_path(), a.events.as_path(), a.seed, &a.explain[..]);
     use townsfolk_runtime::tools::triggers as script;
     let (_, session) = match open_session(path, seed, None, "run") {
         Ok(x) => x,
@@ -21,7 +43,7 @@ pub(super) fn triggers(
         match session.program().triggers.find(id) {
             Some(t) => wanted.push(t),
             None => {
-                eprintln!("error: unknown trigger `{id}` for --explain");
+                errln!("error: unknown trigger `{id}` for --explain");
                 return Ok(ExitCode::from(1));
             }
         }
@@ -30,7 +52,7 @@ pub(super) fn triggers(
     let code = run_tool(Some(events), &mut tool)?;
     let session = tool.session;
     for problem in session.problems() {
-        eprintln!("warning: {problem}");
+        errln!("warning: {problem}");
     }
     Ok(code)
 }

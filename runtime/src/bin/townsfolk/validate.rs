@@ -5,20 +5,39 @@ use super::common::*;
 #[allow(unused_imports)]
 use super::*;
 
-pub(super) fn validate(packs: &[PathBuf], format: Format) -> anyhow::Result<ExitCode> {
+/// Check packs: every problem with its line, column and JSON path.
+///
+/// Prints every problem as `file:line:col: severity: json.path: message`. Exits 1 when any
+/// pack has an error.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  townsfolk validate samples/guards.json samples/plaza.json
+  townsfolk validate --format json samples/dungeon.json")]
+pub(super) struct Args {
+    /// Pack files (`.json`) to check.
+    #[arg(required = true, value_name = "PACK")]
+    packs: Vec<PathBuf>,
+    /// Output format: `text` (one line per problem, a summary per pack on stderr) or
+    /// `json` (one array of every problem, each with its `file`).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    let Args { packs, format } = a;
     let mut any_error = false;
     let mut all = Vec::new();
-    for path in packs {
+    for path in &packs {
         let loaded = program::load_file(path);
         any_error |= loaded.has_errors();
         match format {
             Format::Text => {
                 for d in &loaded.diagnostics {
-                    println!("{}", d.render(&path.display().to_string()));
+                    outln!("{}", d.render(&path.display().to_string()));
                 }
                 let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
                 let warnings = loaded.diagnostics.len() - errors;
-                eprintln!(
+                errln!(
                     "{}: {} error{}, {} warning{}",
                     path.display(),
                     errors,
@@ -39,7 +58,7 @@ pub(super) fn validate(packs: &[PathBuf], format: Format) -> anyhow::Result<Exit
         }
     }
     if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&all)?);
+        outln!("{}", serde_json::to_string_pretty(&all)?);
     }
     Ok(if any_error {
         ExitCode::from(1)

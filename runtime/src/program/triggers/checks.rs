@@ -8,7 +8,7 @@ use serde_json::Value as J;
 use super::*;
 use crate::pack::diag::{index, key};
 use crate::pack::{Cond, Diagnostic, Node, NodeKind, Response};
-use crate::program::Builder;
+use crate::program::ctx::Ctx;
 
 fn collect_tree_sets(n: &Node, flags: &mut BTreeSet<String>, counters: &mut BTreeSet<String>) {
     if let NodeKind::Set { var, .. } = &n.kind {
@@ -53,7 +53,7 @@ fn contradictions(c: &Cond, path: &str, out: &mut Vec<Diagnostic>) {
 }
 
 pub(super) fn static_checks(
-    b: &Builder<'_>,
+    b: &Ctx<'_>,
     tp: &TriggerProgram,
     instances: &[(usize, usize)],
 ) -> Vec<Diagnostic> {

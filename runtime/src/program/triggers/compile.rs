@@ -13,8 +13,9 @@ use crate::expr::{Expr, Resolver};
 use crate::pack::Diagnostic;
 use crate::pack::diag::{index, key};
 use crate::pack::{Cond, Owner, Pick};
-use crate::program::responses::{self as respond, CResponse, ResponseCompiler};
-use crate::program::{Builder, MAX_COORD, TreeCompiler};
+use crate::program::MAX_COORD;
+use crate::program::ctx::{At, Ctx, Here};
+use crate::program::responses::{self as respond, CResponse};
 use crate::value::{EntityId, Sym, Vec2};
 
 use super::checks::static_checks;
@@ -44,7 +45,7 @@ pub const CONDITION_KINDS: &[&str] = &[
 pub const OPERATORS: &[&str] = &["and", "or", "not", "xor"];
 
 /// Compiles `pack.triggers` into `b.p.triggers`.
-pub(crate) fn build(b: &mut Builder<'_>) {
+pub(crate) fn build(b: &mut Ctx<'_>) {
     let pack = b.pack;
     let mut tp = TriggerProgram::default();
     // 1. Systems, owners and trigger ids (one instance per owner).
@@ -174,6 +175,8 @@ pub(crate) fn build(b: &mut Builder<'_>) {
         }
     }
     let mut first_seen = BTreeSet::new();
+    // Responses look trigger ids up through the context while the systems compile.
+    b.trigger_ids = std::mem::take(&mut tp.index);
     for (g, pd) in pending.iter().enumerate() {
         let sys = &pack.triggers[pd.sys];
         let def = &sys.triggers[pd.def];
@@ -182,7 +185,7 @@ pub(crate) fn build(b: &mut Builder<'_>) {
         // Diagnostics of per-object instances would repeat once per object: keep the first.
         let mark = b.diags.len();
         let reload = if def.reload_time != 0.0 {
-            TreeCompiler::ticks(&mut *b, key(&tpath, "reload_time"), def.reload_time)
+            b.ticks(At::Key(&tpath, "reload_time"), def.reload_time)
         } else {
             0
         };
@@ -209,21 +212,17 @@ pub(crate) fn build(b: &mut Builder<'_>) {
                 "a trigger without responses does nothing",
             ));
         }
-        let mut rcx = RespCx {
-            b: &mut *b,
+        b.here = Here {
             owner: pd.owner,
-            sys: &sys.id,
-            suffix: &pd.suffix,
-            index: &tp.index,
+            system: Some((sys.id.clone(), pd.suffix.clone())),
         };
         let responses: Vec<CResponse> = def
             .responses
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| {
-                respond::compile(&mut rcx, r, &index(&key(&tpath, "responses"), i))
-            })
+            .filter_map(|(i, r)| respond::compile(b, r, &index(&key(&tpath, "responses"), i)))
             .collect();
+        b.here = Here::default();
         let mut weights = Vec::new();
         if def.pick == Pick::RandomOne {
             weights = def.weights.clone();
@@ -274,6 +273,7 @@ pub(crate) fn build(b: &mut Builder<'_>) {
             response_names: super::response_names(&def.responses),
         });
     }
+    tp.index = std::mem::take(&mut b.trigger_ids);
     // 3. Event index.
     for (li, l) in tp.leaves.iter().enumerate() {
         let li = li as u32;
@@ -316,7 +316,7 @@ pub(crate) fn build(b: &mut Builder<'_>) {
 }
 
 struct CondCx<'x, 'y> {
-    b: &'x mut Builder<'y>,
+    b: &'x mut Ctx<'y>,
     tp: &'x mut TriggerProgram,
     trigger: u32,
     owner: EntityId,
@@ -743,7 +743,7 @@ impl CondCx<'_, '_> {
                 let name = ps.str("flag", "a flag name")?;
                 let value = ps.opt_bool("value").unwrap_or(true);
                 LeafKind::Flag {
-                    flag: TreeCompiler::flag_slot(&mut *self.b, name),
+                    flag: self.b.flag_slot(name),
                     value,
                 }
             }
@@ -756,7 +756,7 @@ impl CondCx<'_, '_> {
                     ps.int("value", "an integer")?
                 };
                 LeafKind::Counter {
-                    counter: TreeCompiler::counter_slot(&mut *self.b, name?),
+                    counter: self.b.counter_slot(name?),
                     cmp,
                     value,
                 }
@@ -831,7 +831,7 @@ impl CondCx<'_, '_> {
                 match Expr::compile_typed(src, crate::value::Type::Bool, &mut *self.b) {
                     Ok(e) => LeafKind::Var {
                         who,
-                        expr: TreeCompiler::add_expr(&mut *self.b, e),
+                        expr: self.b.add_expr(e),
                     },
                     Err(e) => {
                         self.b.diags.push(
@@ -844,56 +844,5 @@ impl CondCx<'_, '_> {
             }
             _ => return None,
         })
-    }
-}
-
-/// Response compilation as seen from one trigger: `self` is its owner, trigger ids are
-/// looked up in its system (and instance) first.
-struct RespCx<'x, 'y> {
-    b: &'x mut Builder<'y>,
-    owner: EntityId,
-    sys: &'x str,
-    suffix: &'x str,
-    index: &'x HashMap<String, u32>,
-}
-
-impl ResponseCompiler for RespCx<'_, '_> {
-    fn flag_slot(&mut self, name: &str) -> u32 {
-        TreeCompiler::flag_slot(&mut *self.b, name)
-    }
-    fn counter_slot(&mut self, name: &str) -> u32 {
-        TreeCompiler::counter_slot(&mut *self.b, name)
-    }
-    fn intern(&mut self, s: &str) -> Sym {
-        Resolver::intern(&mut *self.b, s)
-    }
-    fn npc(&self, id: &str) -> Option<u32> {
-        self.b.p.npc_index(id)
-    }
-    fn ticks(&mut self, path: String, seconds: f64) -> u64 {
-        TreeCompiler::ticks(&mut *self.b, path, seconds)
-    }
-    fn push(&mut self, d: Diagnostic) {
-        self.b.diags.push(d);
-    }
-    fn lookup(&self, id: &str) -> Option<EntityId> {
-        self.b.p.entity(id)
-    }
-    fn dynamic_area(&self, id: &str) -> Result<u32, crate::program::responses::DynamicAreaError> {
-        ResponseCompiler::dynamic_area(&*self.b, id)
-    }
-    fn event(&self, id: &str) -> Option<u32> {
-        ResponseCompiler::event(&*self.b, id)
-    }
-    fn owner(&self) -> EntityId {
-        self.owner
-    }
-    fn trigger(&self, id: &str) -> Option<u32> {
-        if id.contains('/') {
-            return self.index.get(id).copied();
-        }
-        self.index
-            .get(&format!("{}/{id}{}", self.sys, self.suffix))
-            .copied()
     }
 }
