@@ -745,3 +745,17 @@ fn behavior3_original_dialect_and_hostile_files() {
     let e = interop::import_behavior3_file(&bomb).unwrap_err();
     assert!(matches!(e, ImportError::Json { .. }), "{e}");
 }
+
+#[test]
+fn townsfolk_expressions_are_not_passed_off_as_btcpp_scripts() {
+    let dl = pack::load_str(&std::fs::read_to_string(samples()[1].clone()).unwrap())
+        .pack
+        .unwrap();
+    let xml = interop::export_btcpp(&dl).unwrap();
+    // `hour() >= opens && hour() < 23.5` calls our functions: a Townsfolk-only node.
+    assert!(
+        xml.contains(r#"<tf_condition expr="hour() &gt;= opens &amp;&amp; hour() &lt; 23.5""#),
+        "{xml}"
+    );
+    assert!(!xml.contains("ScriptCondition code=\"hour()"), "{xml}");
+}

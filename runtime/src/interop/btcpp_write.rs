@@ -125,10 +125,10 @@ fn builtin(kind: &NodeKind) -> Option<(&'static str, Vec<(&'static str, String)>
         ),
         K::Timeout { seconds } => ("Timeout", vec![("msec", msec(*seconds)?)]),
         K::Wait { seconds } => ("Sleep", vec![("msec", msec(*seconds)?)]),
-        K::Condition { expr } if script::expression(expr).ok().as_ref() == Some(expr) => {
+        K::Condition { expr } if btcpp_script(expr) => {
             ("ScriptCondition", vec![("code", expr.clone())])
         }
-        K::Set { var, value } => {
+        K::Set { var, value } if btcpp_script(value) && !var.contains('.') => {
             let code = format!("{var} := {value}");
             let back = script::assignments(&code).ok()?;
             if back != [(var.clone(), value.clone())] {
@@ -139,6 +139,23 @@ fn builtin(kind: &NodeKind) -> Option<(&'static str, Vec<(&'static str, String)>
         K::Subtree { tree } => ("SubTree", vec![("ID", tree.clone())]),
         _ => return None,
     })
+}
+
+/// Whether BT.CPP's script language reads `expr` as we do: our syntax where the two agree,
+/// and no function calls (`hour()`, `holders(…)`) or `flags.`/`counters.` names, which are
+/// Townsfolk's own (such nodes are exported as `tf_condition` / `tf_set`).
+fn btcpp_script(expr: &str) -> bool {
+    let mut prev = ' ';
+    for c in expr.chars() {
+        if (c == '(' && (prev.is_alphanumeric() || prev == '_')) || c == '.' && prev.is_alphabetic()
+        {
+            return false;
+        }
+        if !c.is_whitespace() {
+            prev = c;
+        }
+    }
+    script::expression(expr).ok().as_deref() == Some(expr)
 }
 
 fn category(kind: &NodeKind) -> &'static str {
