@@ -759,3 +759,48 @@ fn townsfolk_expressions_are_not_passed_off_as_btcpp_scripts() {
     );
     assert!(!xml.contains("ScriptCondition code=\"hour()"), "{xml}");
 }
+
+/// Damaged copies of every sample document (one character dropped, or replaced by a
+/// character XML and our importers treat specially) import or fail with an error; none
+/// panics.
+#[test]
+fn damaged_documents_never_panic() {
+    let mut docs: Vec<(String, String)> = Vec::new();
+    for f in [
+        "btcpp/test_files/log_test.xml",
+        "btcpp/test_files/Check.xml",
+        "btcpp/include_tests/child/child_no_include.xml",
+    ] {
+        docs.push((f.into(), std::fs::read_to_string(data(f)).unwrap()));
+    }
+    docs.push(("scripted.xml".into(), SCRIPTED.into()));
+    let mut tried = 0;
+    for (name, text) in &docs {
+        let chars: Vec<char> = text.chars().collect();
+        for i in (0..chars.len()).step_by(3) {
+            for repl in [None, Some('<'), Some('{'), Some('"'), Some('_'), Some('&')] {
+                let mut c = chars.clone();
+                match repl {
+                    None => {
+                        c.remove(i);
+                    }
+                    Some(r) => c[i] = r,
+                }
+                let s: String = c.into_iter().collect();
+                let _ = interop::import_btcpp_str(&s, name);
+                tried += 1;
+            }
+        }
+    }
+    let d = Dir::new("b3-damaged");
+    let hero = std::fs::read_to_string(data("behavior3/workdir/hero.json")).unwrap();
+    let chars: Vec<char> = hero.chars().collect();
+    for i in (0..chars.len()).step_by(7) {
+        let mut c = chars.clone();
+        c[i] = '"';
+        let f = d.write("t.json", &c.into_iter().collect::<String>());
+        let _ = interop::import_behavior3_file(&f);
+        tried += 1;
+    }
+    assert!(tried > 1000, "{tried}");
+}
