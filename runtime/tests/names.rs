@@ -47,7 +47,7 @@ fn has(p: &Patched, severity: Severity, path: &str, words: &[&str]) {
     let found = diags.iter().find(|d| {
         d.severity == severity && d.path == path && words.iter().all(|w| d.message.contains(w))
     });
-    if let Some(d) = found {
+    if let Some(d) = found.filter(|_| p.line > 0) {
         let line = d.line.unwrap_or(0) as usize;
         assert_eq!(
             line,
@@ -108,6 +108,39 @@ fn preferred_template_typo() {
         WARNING,
         "trees[0].root.children[1].children[1].prefer[0].template",
         &["`slep`", "did you mean `sleep`"],
+    );
+}
+
+#[test]
+fn a_request_only_for_a_misspelt_behavior_is_never_served() {
+    let mut p = patched(
+        "daily_life",
+        r#""template": "sleep","#,
+        r#""template": "slep","#,
+    );
+    // The warning is at the request node, the one holding the misspelt entry.
+    has(
+        &p,
+        WARNING,
+        "trees[0].root.children[1].children[1].prefer[0].template",
+        &["`slep`"],
+    );
+    p.line = 0;
+    has(
+        &p,
+        WARNING,
+        "trees[0].root.children[1].children[1]",
+        &["offers `slep`", "never served"],
+    );
+    // The sample as it is: every request can be served.
+    let loaded = program::load_str(&sample("daily_life"));
+    assert!(
+        !loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("never served")),
+        "{:#?}",
+        loaded.diagnostics
     );
 }
 

@@ -17,8 +17,8 @@ fn find<'a>(l: &'a Loaded, path: &str) -> &'a Diagnostic {
 #[test]
 fn sample_round_trips_byte_for_byte() {
     let l = load_str(SAMPLE);
-    // The sample has no errors (its one warning, a `prefer` of a behavior no area offers, is
-    // a finding of the name checks).
+    // The sample has no errors (its warnings, a request for a behavior no area offers, are
+    // findings of the name checks).
     assert!(
         l.diagnostics.iter().all(|d| !d.is_error()),
         "{:#?}",

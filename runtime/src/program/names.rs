@@ -25,6 +25,7 @@ pub(crate) fn check(pack: &Pack) -> Vec<Diagnostic> {
     n.inboxes();
     n.npc_vars(pack);
     n.messages();
+    n.requests(pack);
     n.dead_numbers(pack);
     n.empty_ids(pack);
     n.story(pack);
@@ -580,6 +581,67 @@ impl Names {
                     ));
                 }
             }
+        }
+    }
+
+    /// Request nodes no area can ever serve: the behaviors it may be given are those of the
+    /// areas it can start asking in (of its `area_kind`, if given; else any) and of their
+    /// ancestors, narrowed to its `prefer` names when it has some, less its `forbid` names.
+    fn requests(&mut self, pack: &Pack) {
+        let by_id: BTreeMap<&str, &crate::pack::AreaDef> =
+            pack.areas.iter().map(|a| (a.id.as_str(), a)).collect();
+        let mut found = Vec::new();
+        for (i, t) in pack.trees.iter().enumerate() {
+            walk(&t.root, key(&index("trees", i), "root"), &mut |n, p| {
+                if let NodeKind::Request {
+                    prefer,
+                    forbid,
+                    area_kind,
+                } = &n.kind
+                {
+                    found.push((p.to_string(), prefer, forbid, area_kind));
+                }
+            });
+        }
+        for (path, prefer, forbid, area_kind) in found {
+            let mut offered = BTreeSet::new();
+            for a in &pack.areas {
+                if area_kind.as_ref().is_some_and(|k| !a.kinds.contains(k)) {
+                    continue;
+                }
+                // The area and its ancestors (a parent cycle is reported elsewhere).
+                let mut cur = Some(a);
+                let mut seen = BTreeSet::new();
+                while let Some(x) = cur {
+                    if !seen.insert(x.id.as_str()) {
+                        break;
+                    }
+                    offered.extend(x.templates.iter().map(|t| t.name.as_str()));
+                    cur = x.parent.as_deref().and_then(|p| by_id.get(p).copied());
+                }
+            }
+            let servable = offered.iter().any(|t| {
+                (prefer.is_empty() || prefer.iter().any(|p| p.template == *t))
+                    && !forbid.iter().any(|f| f == t)
+            });
+            if servable {
+                continue;
+            }
+            let where_ = match area_kind {
+                Some(k) => format!("no area of kind `{k}` (or above one)"),
+                None => "no area".to_string(),
+            };
+            let what = if prefer.is_empty() {
+                "any behavior".to_string()
+            } else {
+                let names: Vec<String> =
+                    prefer.iter().map(|p| format!("`{}`", p.template)).collect();
+                names.join(", ")
+            };
+            self.out.push(Diagnostic::warning(
+                path,
+                format!("{where_} offers {what}, so this request is never served"),
+            ));
         }
     }
 

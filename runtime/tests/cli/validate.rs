@@ -852,7 +852,7 @@ fn validate_many_files_fails_if_any_fails() {
     assert!(r.stderr.contains(&format!("{}: 1 error,", p(&bad))));
     let r = expect_exit(&["validate", "--format", "json", p(&good), p(&bad)], 1);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    // guards.json has one real warning (see `sample_warnings`), the bad pack its error.
+    // guards.json has two real warnings (see `sample_warnings`), the bad pack its error.
     let files: Vec<&serde_json::Value> = v.as_array().unwrap().iter().map(|d| &d["file"]).collect();
     assert!(files.contains(&&serde_json::json!(p(&bad))), "{}", r.stdout);
     let errors: Vec<_> = v
@@ -884,11 +884,15 @@ fn sample_warnings(name: &str) -> &'static [(&'static str, &'static str)] {
             ("world.npcs[5].vars.home", "keeper"),
             ("world.npcs[6].vars.home", "keeper"),
         ],
-        // A request prefers `haggle`, which no area offers (its comment says it fails).
-        "guards.json" => &[(
-            "trees[2].root.children[5].children[0].prefer[0].template",
-            "haggle",
-        )],
+        // A request prefers `haggle`, which no area offers (its comment says it fails): the
+        // request is never served, and its preference never matches.
+        "guards.json" => &[
+            ("trees[2].root.children[5].children[0]", "never served"),
+            (
+                "trees[2].root.children[5].children[0].prefer[0].template",
+                "haggle",
+            ),
+        ],
         _ => &[],
     }
 }
