@@ -284,3 +284,23 @@ fn no_scenario_runs_no_story() {
         .expect("a world");
     has(&p, WARNING, "world", &["runs no scenario", "`early_reign`"]);
 }
+
+#[test]
+fn flag_read_typo() {
+    // The herald's condition reads a flag nothing sets: it stays false.
+    let p = patched(
+        "chronicle",
+        r#""expr": "flags.emperor""#,
+        r#""expr": "flags.emperr""#,
+    );
+    has(
+        &p,
+        WARNING,
+        "trees[0].root.children[0].children[0].expr",
+        &[
+            "flag `emperr`",
+            "nothing in the pack sets",
+            "did you mean `emperor`",
+        ],
+    );
+}

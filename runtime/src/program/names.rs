@@ -26,6 +26,7 @@ pub(crate) fn check(pack: &Pack) -> Vec<Diagnostic> {
     n.npc_vars(pack);
     n.messages();
     n.requests(pack);
+    n.flags_and_counters(pack);
     n.dead_numbers(pack);
     n.empty_ids(pack);
     n.story(pack);
@@ -642,6 +643,87 @@ impl Names {
                 path,
                 format!("{where_} offers {what}, so this request is never served"),
             ));
+        }
+    }
+
+    /// Flags and counters read that the world does not declare and nothing in the pack
+    /// sets (they read as false / 0 for ever, unless a host sets them: a warning), and ones
+    /// set under a near miss of a name that is read. Event preconditions are checked by the
+    /// story's own pass.
+    fn flags_and_counters(&mut self, pack: &Pack) {
+        use crate::pack::refs::{self, Role, Seg, Target};
+        // (is a counter, name) -> paths
+        let mut written: BTreeMap<(bool, String), Vec<String>> = BTreeMap::new();
+        let mut read: BTreeMap<(bool, String), Vec<String>> = BTreeMap::new();
+        for r in refs::all(pack) {
+            let (counter, name) = match &r.target {
+                Target::Flag(f) => (false, f.clone()),
+                Target::Counter(c) => (true, c.clone()),
+                _ => continue,
+            };
+            let seg = |s: &Seg, k: &str| matches!(s, Seg::Key(x) if x == k);
+            if r.segs.first().is_some_and(|s| seg(s, "editor"))
+                || r.segs.iter().any(|s| seg(s, "precondition"))
+            {
+                continue;
+            }
+            let in_responses = r
+                .segs
+                .iter()
+                .any(|s| seg(s, "responses") || seg(s, "on_success") || seg(s, "on_failure"));
+            let last = r.segs.last();
+            let writes = r.role == Role::Definition
+                || (!in_responses && last.is_some_and(|s| seg(s, "var")))
+                || (in_responses && !last.is_some_and(|s| seg(s, "from")));
+            let map = if writes { &mut written } else { &mut read };
+            map.entry((counter, name)).or_default().push(r.path);
+        }
+        let what = |counter: bool| if counter { "counter" } else { "flag" };
+        for ((counter, name), paths) in &read {
+            if written.contains_key(&(*counter, name.clone())) {
+                continue;
+            }
+            let known: BTreeSet<String> = written
+                .keys()
+                .filter(|(c, _)| c == counter)
+                .map(|(_, n)| n.clone())
+                .collect();
+            let h = hint(name, &known);
+            let always = if *counter { "0" } else { "false" };
+            for path in paths {
+                self.out.push(Diagnostic::warning(
+                    path.clone(),
+                    format!(
+                        "reads {} `{name}`, which the world does not declare and nothing in the \
+                         pack sets: it stays {always}{h}",
+                        what(*counter)
+                    ),
+                ));
+            }
+        }
+        for ((counter, name), paths) in &written {
+            if read.contains_key(&(*counter, name.clone())) {
+                continue;
+            }
+            // Only a near miss of a name that is read and never set: a likely typo.
+            let unset: BTreeSet<String> = read
+                .keys()
+                .filter(|k| k.0 == *counter && !written.contains_key(*k))
+                .map(|(_, n)| n.clone())
+                .collect();
+            let h = hint(name, &unset);
+            if h.is_empty() {
+                continue;
+            }
+            for path in paths {
+                self.out.push(Diagnostic::warning(
+                    path.clone(),
+                    format!(
+                        "declares or sets {} `{name}`, which nothing in the pack reads{h}",
+                        what(*counter)
+                    ),
+                ));
+            }
         }
     }
 
