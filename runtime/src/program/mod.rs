@@ -8,6 +8,7 @@ pub mod breakpoints;
 pub mod casts;
 pub mod content_tests;
 mod ctx;
+mod dead;
 pub mod grid;
 mod names;
 pub mod responses;
