@@ -185,6 +185,16 @@ fn holders_typo() {
         "trees[17].root.children[0].children[0].children[0].expr",
         &["`tend_bra`", "did you mean `tend_bar`"],
     );
+    // The column is the name's, inside the expression (escaped quotes counted as written).
+    let d = p
+        .diags
+        .iter()
+        .find(|d| d.message.contains("`tend_bra`"))
+        .expect("the diagnostic");
+    let line = p.text.lines().nth(p.line - 1).expect("the line");
+    let col = d.column.expect("a column") as usize;
+    let from: String = line.chars().skip(col - 1).collect();
+    assert!(from.starts_with("tend_bra"), "column {col} of {line:?}");
 }
 
 #[test]

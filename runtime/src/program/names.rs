@@ -39,8 +39,9 @@ fn hint(word: &str, known: &BTreeSet<String>) -> String {
         .unwrap_or_default()
 }
 
-/// The string arguments of calls to `func` in an expression (`has_tag("x")` gives `x`).
-fn string_args(src: &str, func: &str) -> Vec<String> {
+/// The string arguments of calls to `func` in an expression (`has_tag("x")` gives `x`), each
+/// with the character offset of the name in the expression.
+fn string_args(src: &str, func: &str) -> Vec<(String, usize)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -87,7 +88,7 @@ fn string_args(src: &str, func: &str) -> Vec<String> {
             if let Some(raw) = src.get(j + 1..end.saturating_sub(1))
                 && !raw.contains('\\')
             {
-                out.push(raw.to_string());
+                out.push((raw.to_string(), src[..j + 1].chars().count()));
             }
             i = end;
         }
@@ -303,14 +304,26 @@ impl Names {
     }
 
     /// An expression's behavior names and tags.
+    /// An expression's behavior names and tags; a diagnostic points at the name inside it.
     fn expr(&mut self, path: String, src: &str) {
-        for t in string_args(src, "holders") {
+        for (t, at) in string_args(src, "holders") {
+            let before = self.out.len();
             self.template(path.clone(), &t);
+            self.point_inside(before, at);
         }
         for f in ["has_tag", "subject_has"] {
-            for t in string_args(src, f) {
+            for (t, at) in string_args(src, f) {
+                let before = self.out.len();
                 self.tag(path.clone(), &t);
+                self.point_inside(before, at);
             }
+        }
+    }
+
+    /// Points the diagnostics pushed since `before` at character `at` of their string.
+    fn point_inside(&mut self, before: usize, at: usize) {
+        for d in &mut self.out[before..] {
+            *d = d.clone().inside(at);
         }
     }
 
@@ -737,7 +750,7 @@ mod tests {
                 r#"has_tag("a") && "has_tag(\"b\")" != x && has_tags("c") || has_tag ( "d" )"#,
                 "has_tag"
             ),
-            vec!["a".to_string(), "d".to_string()]
+            vec![("a".to_string(), 9), ("d".to_string(), 69)]
         );
     }
 }
