@@ -4,7 +4,7 @@
 //! [`debug::Debugger`] (breakpoints, stepping by tick or node, step-back).
 //!
 //! The modules are layers, each importing only the ones above it in this list (see
-//! ARCHITECTURE.md): `value` → `expr` → `pack` → `bt` → `program` → `world` → `trace` →
+//! ARCHITECTURE.md): `value` → `expr` → `pack` → `bt` → `program` → `interop` → `world` → `trace` →
 //! `systems` → `session` → `debug` → `tools`.
 
 pub mod value;
@@ -16,6 +16,8 @@ pub mod pack;
 pub mod bt;
 
 pub mod program;
+
+pub mod interop;
 
 pub mod world;
 

@@ -16,10 +16,12 @@ use crate::world::{World, WorldEnv};
 /// One thing that happened in the world.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
-    /// A behavior-tree node changed status.
+    /// A behavior-tree node changed status (`npc`: the NPC the tree is about, `u32::MAX` for
+    /// an area's brain; `brain`: that area, `u32::MAX` otherwise).
     Status {
         tick: u64,
         npc: u32,
+        brain: u32,
         tree: u32,
         node: u32,
         from: Status,
@@ -383,14 +385,20 @@ pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_
         TraceEvent::Status {
             tick,
             npc: n,
+            brain,
             tree,
             node,
             from,
             to,
         } => {
             let (t, id) = p.node_origin(tree, node as usize);
-            json!({"tick": tick, "kind": "status", "npc": npc(p, n), "tree": t, "node": id,
-                   "from": from.name(), "to": to.name()})
+            if brain != u32::MAX {
+                json!({"tick": tick, "kind": "status", "area": area_name(p, brain), "tree": t,
+                       "node": id, "from": from.name(), "to": to.name()})
+            } else {
+                json!({"tick": tick, "kind": "status", "npc": npc(p, n), "tree": t, "node": id,
+                       "from": from.name(), "to": to.name()})
+            }
         }
         TraceEvent::Message {
             tick,
@@ -647,8 +655,18 @@ fn trigger_json(p: &Program, tick: u64, trigger: u32, picked: u32) -> serde_json
 pub enum DebugEvent<'a> {
     /// An NPC's tree is about to tick.
     NpcStart { npc: u32 },
-    /// A node is about to be ticked (`tree`: the NPC's compiled tree, `node`: its index).
-    Enter { npc: u32, tree: u32, node: u32 },
+    /// A node is about to be ticked (`tree`: the compiled tree being ticked, `node`: its
+    /// index; `npc`: the NPC the tree is about, `u32::MAX` for an area's brain). `was`: its
+    /// status before this visit (Running: it goes on; anything else: it starts). `depth`:
+    /// its depth in what the actor runs — a behavior adopted under a request node at depth
+    /// `d` has its root at `d + 1`, so it is inside that node.
+    Enter {
+        npc: u32,
+        tree: u32,
+        node: u32,
+        was: Status,
+        depth: u16,
+    },
     /// A node returned (`from` = its previous status; may equal `to`).
     Result {
         npc: u32,
@@ -656,6 +674,7 @@ pub enum DebugEvent<'a> {
         node: u32,
         from: Status,
         to: Status,
+        depth: u16,
     },
     /// A blackboard variable of an NPC changed value.
     VarChanged {
@@ -668,10 +687,28 @@ pub enum DebugEvent<'a> {
     Trace(&'a TraceEvent),
 }
 
+/// Whose code runs while a probe sees events (see [`Probe::scope`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// An NPC's own tree and the behaviors it adopted (grafted under its request nodes).
+    Npc(u32),
+    /// An area's handler tree, run about an NPC.
+    Handler { area: u32, npc: u32 },
+    /// An area's brain tree.
+    Brain { area: u32 },
+    /// A world trigger firing (its responses).
+    Trigger { trigger: u32 },
+}
+
 /// Watches a tick. Returning true pauses the simulation right after the event.
 pub trait Probe {
     /// `env` evaluates expressions for the NPC the event concerns, when there is one.
     fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool;
+    /// The code of `actor` starts running (`Some`) or the running one ends (`None`): the
+    /// events in between are its. Scopes do not nest.
+    fn scope(&mut self, actor: Option<Actor>) {
+        let _ = actor;
+    }
 }
 
 /// Where world-level code (movement, responses, later runtimes) reports what happens: the
@@ -684,6 +721,12 @@ pub struct Out<'a, 'p> {
 }
 
 impl Out<'_, '_> {
+    /// Tells the probe whose code runs now (see [`Probe::scope`]).
+    pub fn scope(&mut self, actor: Option<Actor>) {
+        if let Some(probe) = self.probe.as_deref_mut() {
+            probe.scope(actor);
+        }
+    }
     /// Reports an event; `npc` is the NPC it concerns (for breakpoint conditions).
     pub fn emit(&mut self, p: &Program, w: &World, npc: Option<u32>, ev: TraceEvent) {
         if self.stop {

@@ -51,8 +51,8 @@ pub trait Host {
     /// Whether node visits are reported through `on_enter`/`on_result` (tracing or
     /// debugging). When false the engine makes no such calls.
     fn observing(&self) -> bool;
-    /// A node is about to be ticked.
-    fn on_enter(&mut self, node: usize);
+    /// A node is about to be ticked; `was`: its status before this visit.
+    fn on_enter(&mut self, node: usize, was: Status);
     /// A node returned `to` (its previous status was `from`; they may be equal).
     fn on_result(&mut self, node: usize, from: Status, to: Status);
     /// Whether a debugger asked to pause right here. The engine then stops at once and
@@ -192,7 +192,7 @@ impl<H: Host> Engine<'_, H> {
         self.budget -= 1;
         let observing = self.observing;
         if observing {
-            self.host.on_enter(i);
+            self.host.on_enter(i, self.status[i]);
             if self.host.stop_requested() {
                 self.cut = true;
                 return Status::Failure;

@@ -7,7 +7,7 @@ use crate::program::Program;
 use crate::program::breakpoints::Watch;
 pub use crate::program::breakpoints::{Breakpoint, BreakpointError};
 pub use crate::program::show_value as show;
-use crate::trace::{DebugEvent, TraceEvent};
+use crate::trace::{Actor, DebugEvent, TraceEvent};
 use crate::value::EntityId;
 
 impl Breakpoint {
@@ -43,6 +43,7 @@ impl Breakpoint {
         p: &Program,
         ev: &DebugEvent<'_>,
         env: Option<&dyn Env>,
+        actor: Option<Actor>,
     ) -> Option<String> {
         let npc = event_npc(ev);
         match &self.watch {
@@ -75,8 +76,14 @@ impl Breakpoint {
             _ if !self.def.enabled || !self.npc_ok(npc) => None,
             Watch::Node { tree, node, when } => {
                 let (etree, enode, what) = match *ev {
-                    DebugEvent::Enter { tree, node, .. } if *when == NodeWhen::Enter => {
+                    // `enter`: the node starts (it was not running: idle, or finished).
+                    DebugEvent::Enter {
+                        tree, node, was, ..
+                    } if *when == NodeWhen::Enter && was != Status::Running => {
                         (tree, node, "entered".to_string())
+                    }
+                    DebugEvent::Enter { tree, node, .. } if *when == NodeWhen::Tick => {
+                        (tree, node, "ticked".to_string())
                     }
                     DebugEvent::Result {
                         tree,
@@ -86,7 +93,7 @@ impl Breakpoint {
                         ..
                     } => {
                         let hit = match when {
-                            NodeWhen::Enter => false,
+                            NodeWhen::Enter | NodeWhen::Tick => false,
                             NodeWhen::Success => to == Status::Success,
                             NodeWhen::Failure => to == Status::Failure,
                             NodeWhen::Running => to == Status::Running,
@@ -108,10 +115,13 @@ impl Breakpoint {
                     return None;
                 }
                 let (t, id) = p.node_origin(etree, enode as usize);
-                Some(format!(
-                    "node `{id}` of tree `{t}` {what} for {}",
-                    p.entity_name(EntityId::Npc(npc.unwrap_or(u32::MAX)))
-                ))
+                let who = match actor {
+                    Some(a) => actor_name(p, a),
+                    None => p
+                        .entity_name(EntityId::Npc(npc.unwrap_or(u32::MAX)))
+                        .to_string(),
+                };
+                Some(format!("node `{id}` of tree `{t}` {what} for {who}"))
             }
             Watch::Blackboard(slot) => match *ev {
                 DebugEvent::VarChanged {
@@ -178,6 +188,22 @@ impl Breakpoint {
                 Some(format!("event {v}"))
             }
         }
+    }
+}
+
+/// Who ran something, in words: `bo`, `bo (on_enter handler of pub_red)`, `area pub_red`,
+/// `trigger alarm`.
+pub fn actor_name(p: &Program, a: Actor) -> String {
+    use crate::world::areas::area_name;
+    match a {
+        Actor::Npc(n) => p.entity_name(EntityId::Npc(n)).to_string(),
+        Actor::Handler { area, npc } => format!(
+            "{} (handler of {})",
+            p.entity_name(EntityId::Npc(npc)),
+            area_name(p, area)
+        ),
+        Actor::Brain { area } => format!("area {}", area_name(p, area)),
+        Actor::Trigger { trigger } => format!("trigger {}", p.triggers.trigger_id(trigger)),
     }
 }
 

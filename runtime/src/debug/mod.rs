@@ -20,7 +20,7 @@ use crate::expr::Env;
 use crate::pack::BreakpointDef;
 use crate::program::Program;
 use crate::session::Session;
-use crate::trace::{DebugEvent, Probe, TraceEvent};
+use crate::trace::{Actor, DebugEvent, Probe, TraceEvent};
 use crate::value::Vec2;
 use crate::world::WorldEnv;
 
@@ -79,7 +79,12 @@ pub enum StepKind {
 /// A node event the debugger stands at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Located {
+    /// The NPC the tree is about (`u32::MAX` for an area's brain).
     pub npc: u32,
+    /// Whose tree it is: the NPC's own (with its adopted behaviors), a handler, a brain.
+    pub actor: Actor,
+    /// Depth in what the actor runs (an adopted behavior is inside its request node).
+    pub depth: u16,
     /// The NPC's compiled tree and the node's index in it.
     pub tree: u32,
     pub node: u32,
@@ -97,6 +102,8 @@ pub struct BreakInfo {
     /// Events into the tick.
     pub event: u64,
     pub npc: Option<u32>,
+    /// Whose code ran the event (an NPC's tree, a handler, a brain, a world trigger).
+    pub actor: Option<Actor>,
     pub at: Option<Located>,
     /// A sentence: which breakpoint, what happened, to whom.
     pub reason: String,
@@ -142,8 +149,10 @@ pub struct NpcView {
     pub area: Option<String>,
     pub status: Status,
     pub nodes: Vec<NodeView>,
-    /// (name, value) of every blackboard variable.
-    pub blackboard: Vec<(String, String)>,
+    /// The NPC's own variables, grouped by the tree that declares them: its tree (with its
+    /// subtrees and the NPC's `vars`) first, then each behavior it holds, in the order it
+    /// adopted them. Empty groups are left out. Needs [`Debugger::declare`].
+    pub blackboard: Vec<(String, Vec<(String, crate::value::Value)>)>,
     /// (inbox, messages as `kind from sender`).
     pub inboxes: Vec<(String, Vec<String>)>,
 }
@@ -179,6 +188,10 @@ pub struct Debugger {
     last_break: Option<BreakInfo>,
     /// Ids are never reused within a session, so replies stay unambiguous.
     next_id: u32,
+    /// Blackboard slots each pack tree declares, by tree index (see [`Debugger::declare`]).
+    tree_vars: Vec<Vec<u32>>,
+    /// Blackboard slots each pack NPC sets in its `vars`, by NPC index.
+    npc_vars: Vec<Vec<u32>>,
 }
 
 enum Rule {
@@ -188,12 +201,35 @@ enum Rule {
     At(u64),
     /// Pause at the first breakpoint hit after event `after`.
     Breakpoints { after: u64 },
-    /// Pause when `npc` enters a node no deeper than `max_depth`, after event `after`.
-    Step {
-        after: u64,
-        npc: u32,
-        max_depth: Option<u16>,
-    },
+    /// Pause at the first node entered that meets `goal`, after event `after`.
+    Step { after: u64, goal: Goal },
+}
+
+/// Where a node step may stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goal {
+    /// Any node run for this NPC: its tree, its adopted behaviors, handlers about it.
+    AnyOf(u32),
+    /// Any node of this area's brain.
+    Brain(u32),
+    /// A node of `actor` no deeper than `max` (`None`: none of its nodes); when the actor
+    /// is a handler, also any node of its NPC's own tree (the handler is left).
+    Within { actor: Actor, max: Option<u16> },
+}
+
+impl Goal {
+    fn hit(self, actor: Actor, depth: u16) -> bool {
+        match self {
+            Goal::AnyOf(n) => {
+                matches!(actor, Actor::Npc(m) | Actor::Handler { npc: m, .. } if m == n)
+            }
+            Goal::Brain(a) => actor == Actor::Brain { area: a },
+            Goal::Within { actor: at, max } => {
+                (actor == at && max.is_some_and(|m| depth <= m))
+                    || matches!(at, Actor::Handler { npc, .. } if actor == Actor::Npc(npc))
+            }
+        }
+    }
 }
 
 /// An enter event seen while re-running a tick.
@@ -210,16 +246,54 @@ struct DebugProbe<'a> {
     count: u64,
     last: Option<Located>,
     log: Vec<Entered>,
-    hit: Option<(u32, String)>,
+    hit: Option<(u32, String, Option<Actor>)>,
+    /// Whose code runs now (see [`Probe::scope`]).
+    actor: Option<Actor>,
+    /// Set once the probe asked to pause: the code unwinding after it changes nothing.
+    paused: bool,
 }
 
 impl Probe for DebugProbe<'_> {
+    fn scope(&mut self, actor: Option<Actor>) {
+        if self.paused {
+            return;
+        }
+        self.actor = actor;
+        // A position is always within the code running now.
+        self.last = None;
+    }
+
     fn event(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool {
+        let pause = self.see(ev, env);
+        self.paused |= pause;
+        pause
+    }
+}
+
+impl DebugProbe<'_> {
+    fn see(&mut self, ev: &DebugEvent<'_>, env: Option<&dyn Env>) -> bool {
         self.count += 1;
+        let actor = match *ev {
+            DebugEvent::NpcStart { npc } => Some(Actor::Npc(npc)),
+            DebugEvent::Enter { npc, .. } | DebugEvent::Result { npc, .. } => {
+                self.actor.or(Some(Actor::Npc(npc)))
+            }
+            _ => self
+                .actor
+                .or_else(|| breakpoint::event_npc(ev).map(Actor::Npc)),
+        };
         match *ev {
-            DebugEvent::Enter { npc, tree, node } => {
+            DebugEvent::Enter {
+                npc,
+                tree,
+                node,
+                depth,
+                ..
+            } => {
                 self.last = Some(Located {
                     npc,
+                    actor: actor.unwrap_or(Actor::Npc(npc)),
+                    depth,
                     tree,
                     node,
                     entered: true,
@@ -235,10 +309,13 @@ impl Probe for DebugProbe<'_> {
                 tree,
                 node,
                 to,
+                depth,
                 ..
             } => {
                 self.last = Some(Located {
                     npc,
+                    actor: actor.unwrap_or(Actor::Npc(npc)),
+                    depth,
                     tree,
                     node,
                     entered: false,
@@ -253,33 +330,21 @@ impl Probe for DebugProbe<'_> {
         };
         // Every breakpoint sees every event, so condition breakpoints stay current.
         for bp in self.bps.iter_mut() {
-            if let Some(reason) = bp.check(self.p, ev, env)
+            if let Some(reason) = bp.check(self.p, ev, env, actor)
                 && counting
                 && self.hit.is_none()
             {
                 bp.hits += 1;
-                self.hit = Some((bp.id(), reason));
+                self.hit = Some((bp.id(), reason, actor));
             }
         }
         match self.rule {
             Rule::Never => false,
             Rule::At(k) => self.count == k,
             Rule::Breakpoints { .. } => self.hit.is_some(),
-            Rule::Step {
-                after,
-                npc,
-                max_depth,
-            } => match *ev {
-                DebugEvent::Enter {
-                    npc: n, tree, node, ..
-                } if n == npc && self.count > after => {
-                    let depth = self
-                        .p
-                        .trees
-                        .get(tree as usize)
-                        .and_then(|t| t.nodes.get(node as usize))
-                        .map_or(0, |n| n.depth);
-                    max_depth.is_none_or(|m| depth <= m)
+            Rule::Step { after, goal } => match *ev {
+                DebugEvent::Enter { npc, depth, .. } if self.count > after => {
+                    goal.hit(actor.unwrap_or(Actor::Npc(npc)), depth)
                 }
                 _ => false,
             },
@@ -307,7 +372,61 @@ impl Debugger {
             ring: VecDeque::new(),
             last_break: None,
             next_id: 1,
+            tree_vars: Vec::new(),
+            npc_vars: Vec::new(),
         }
+    }
+
+    /// Learns which tree declares which blackboard variable (and which NPC sets which in its
+    /// `vars`) from the pack the session was compiled from, for [`Debugger::npc_view`]: the
+    /// compiled program keeps one table of every tree's variables.
+    pub fn declare(&mut self, pack: &crate::pack::Pack) {
+        let p = self.session.program();
+        let slots = |names: &mut dyn Iterator<Item = &String>| -> Vec<u32> {
+            let mut v: Vec<u32> = names.filter_map(|n| p.blackboard.get(n)).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        self.tree_vars = pack
+            .trees
+            .iter()
+            .map(|t| slots(&mut t.blackboard.keys()))
+            .collect();
+        self.npc_vars = p
+            .npcs
+            .iter()
+            .map(|n| {
+                pack.world
+                    .npcs
+                    .iter()
+                    .find(|m| m.id == n.id)
+                    .map_or_else(Vec::new, |m| slots(&mut m.vars.keys()))
+            })
+            .collect();
+    }
+
+    /// The blackboard slots of a compiled tree: those its own tree and every subtree
+    /// inlined in it declare.
+    fn vars_of_tree(&self, tree: u32) -> Vec<u32> {
+        let p = self.session.program();
+        let mut origins: Vec<u32> = p
+            .trees
+            .get(tree as usize)
+            .map(|t| t.nodes.iter().map(|n| n.origin_tree).collect())
+            .unwrap_or_default();
+        origins.push(tree);
+        origins.sort_unstable();
+        origins.dedup();
+        let mut v: Vec<u32> = origins
+            .iter()
+            .filter_map(|o| self.tree_vars.get(*o as usize))
+            .flatten()
+            .copied()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     /// The session at the current position (half a tick done when paused inside one).
@@ -450,6 +569,8 @@ impl Debugger {
             last: None,
             log: Vec::new(),
             hit: None,
+            actor: None,
+            paused: false,
         };
         let completed = self.session.step_probed(&mut probe);
         let (count, last, hit, log) = (probe.count, probe.last, probe.hit, probe.log);
@@ -468,12 +589,16 @@ impl Debugger {
         } else {
             self.paused_at = Some(count);
             self.cur = last;
-            if let Some((id, reason)) = hit {
+            if let Some((id, reason, actor)) = hit {
                 self.last_break = Some(BreakInfo {
                     breakpoint: id,
                     tick: self.session.tick(),
                     event: count,
-                    npc: last.map(|l| l.npc),
+                    npc: match actor {
+                        Some(Actor::Npc(n) | Actor::Handler { npc: n, .. }) => Some(n),
+                        _ => None,
+                    },
+                    actor,
                     at: last,
                     reason: format!("breakpoint {id}: {reason}"),
                 });
@@ -580,31 +705,35 @@ impl Debugger {
 
     /// Steps to the next node visit of `npc` (default: the NPC of the current position,
     /// else the first NPC).
+    ///
+    /// Over and out count an adopted behavior as inside the request node that holds it,
+    /// and a handler run about the NPC as inside whatever the NPC was doing: stepping over
+    /// a node never stops in either; stepping out of a handler's root leaves the handler.
     pub fn step_node(&mut self, kind: StepKind, npc: Option<u32>) -> Stop {
-        let npc = npc.or(self.cur.map(|c| c.npc)).unwrap_or(0);
-        let depth = self
+        let here = self
             .cur
-            .filter(|c| c.npc == npc)
-            .and_then(|c| {
-                self.session
-                    .program()
-                    .trees
-                    .get(c.tree as usize)
-                    .and_then(|t| t.nodes.get(c.node as usize))
-            })
-            .map(|n| n.depth);
-        let max_depth = match (kind, depth) {
-            (StepKind::Into, _) | (_, None) => None,
-            (StepKind::Over, Some(d)) => Some(d),
-            (StepKind::Out, Some(d)) => Some(d.saturating_sub(1)),
+            .filter(|c| npc.is_none_or(|n| n == c.npc && c.npc != u32::MAX));
+        let goal = match (kind, here) {
+            (_, None) => Goal::AnyOf(npc.or(self.cur.map(|c| c.npc)).unwrap_or(0)),
+            (StepKind::Into, Some(c)) => match c.actor {
+                Actor::Brain { area } => Goal::Brain(area),
+                _ => Goal::AnyOf(c.npc),
+            },
+            (StepKind::Over, Some(c)) => Goal::Within {
+                actor: c.actor,
+                max: Some(c.depth),
+            },
+            (StepKind::Out, Some(c)) => Goal::Within {
+                actor: c.actor,
+                max: match c.actor {
+                    Actor::Handler { .. } => c.depth.checked_sub(1),
+                    _ => Some(c.depth.saturating_sub(1)),
+                },
+            },
         };
         for _ in 0..MAX_STEP_TICKS {
             let after = self.paused_at.unwrap_or(0);
-            let (done, _) = self.run_tick(Rule::Step {
-                after,
-                npc,
-                max_depth,
-            });
+            let (done, _) = self.run_tick(Rule::Step { after, goal });
             if !done {
                 return Stop::Step;
             }
@@ -713,13 +842,7 @@ impl Debugger {
                 .map(|a| a.id.clone()),
             status: n.last_status,
             nodes,
-            blackboard: p
-                .blackboard
-                .names
-                .iter()
-                .zip(&n.blackboard)
-                .map(|(name, v)| (name.clone(), show(p, *v)))
-                .collect(),
+            blackboard: self.own_vars(npc),
             inboxes: n
                 .inboxes
                 .iter()
@@ -733,6 +856,45 @@ impl Debugger {
                 })
                 .collect(),
         })
+    }
+
+    /// An NPC's own variables, grouped by tree (see [`NpcView::blackboard`]).
+    fn own_vars(&self, npc: u32) -> Vec<(String, Vec<(String, crate::value::Value)>)> {
+        let p = self.session.program();
+        let w = self.session.world();
+        let Some(n) = w.npcs.get(npc as usize) else {
+            return Vec::new();
+        };
+        let mut shown: Vec<u32> = Vec::new();
+        let mut groups = Vec::new();
+        let mut group = |tree: u32, slots: Vec<u32>, shown: &mut Vec<u32>| {
+            let mut vars: Vec<(String, crate::value::Value)> = Vec::new();
+            for s in slots {
+                if shown.contains(&s) {
+                    continue;
+                }
+                if let (Some(v), Some(name)) = (
+                    n.blackboard.get(s as usize),
+                    p.blackboard.names.get(s as usize),
+                ) {
+                    shown.push(s);
+                    vars.push((name.clone(), *v));
+                }
+            }
+            if !vars.is_empty() {
+                let id = p.trees.get(tree as usize).map_or("?", |t| t.id.as_str());
+                groups.push((id.to_string(), vars));
+            }
+        };
+        let mut own = self.vars_of_tree(n.instance.tree);
+        own.extend(self.npc_vars.get(n.proto as usize).into_iter().flatten());
+        own.sort_unstable();
+        own.dedup();
+        group(n.instance.tree, own, &mut shown);
+        for tag in &n.tags {
+            group(tag.tree, self.vars_of_tree(tag.tree), &mut shown);
+        }
+        groups
     }
 
     pub fn world_view(&self) -> WorldView {

@@ -356,7 +356,9 @@ fn protocol_survives_garbage_and_answers_every_line() {
         // Unknown fields are an error naming them (they used to be ignored).
         (
             "{\"cmd\": \"inspect\", \"npcs\": \"ada\"}",
-            Some(Err("unknown field `npcs` (known: `cmd`, `npc`)")),
+            Some(Err(
+                "unknown field `npcs` (known: `cmd`, `npc`, `area`, `trigger`)",
+            )),
         ),
         (
             "{\"cmd\": \"break\", \"on\": \"node\", \"tree\": \"patrol\", \"node\": \"x\", \"npcs\": 1}",
@@ -501,4 +503,296 @@ fn inspection_shows_adopted_behaviors_under_their_request_nodes() {
             .iter()
             .any(|n| n.id == "hammer" && n.status == Status::Running)
     );
+}
+
+// ---- issue 12 item 3: adopted behaviors, handlers, brains, triggers, `enter` vs `tick` ----
+
+fn pack_of(text: &str) -> crate::pack::Pack {
+    load_str(text).pack.expect("sample")
+}
+
+fn daily_life() -> Debugger {
+    let pack = pack_of(include_str!("../../../samples/daily_life.json"));
+    let mut d = Debugger::new(
+        Session::from_pack(&pack, 1).expect("session"),
+        SnapshotConfig::default(),
+    );
+    d.declare(&pack);
+    d
+}
+
+fn node_bp(tree: &str, node: &str, when: NodeWhen, npc: Option<&str>) -> BreakpointDef {
+    let mut bp = def(BreakOn::Node {
+        tree: tree.into(),
+        node: node.into(),
+        when,
+    });
+    bp.npc = npc.map(Into::into);
+    bp
+}
+
+fn here(d: &Debugger) -> (String, String, Actor, u16) {
+    let c = d.current().expect("at a node");
+    let (t, id) = d.program().node_origin(c.tree, c.node as usize);
+    (t.to_string(), id.to_string(), c.actor, c.depth)
+}
+
+#[test]
+fn step_over_a_request_node_does_not_stop_inside_its_adopted_behavior() {
+    let mut d = daily_life();
+    let ed = d.npc_index("ed").expect("ed");
+    // Stand at ed's root while it holds `fun` from the city (and `drink` inside it).
+    let ale = d
+        .add_breakpoint(&node_bp("drink_ale", "ale", NodeWhen::Enter, Some("ed")))
+        .expect("bp");
+    assert!(matches!(d.continue_for(2000), Stop::Breakpoint(_)));
+    d.delete_breakpoint(ale);
+    d.add_breakpoint(&node_bp(
+        "cycle4",
+        "cycle4_root",
+        NodeWhen::Tick,
+        Some("ed"),
+    ))
+    .expect("bp");
+    assert!(matches!(d.continue_for(10), Stop::Breakpoint(_)));
+    let t = d.tick();
+    assert_eq!(here(&d).1, "cycle4_root");
+    assert_eq!(d.step_node(StepKind::Over, None), Stop::Step);
+    let (tree, node, actor, depth) = here(&d);
+    assert_eq!((tree.as_str(), node.as_str()), ("cycle4", "cycle4_root"));
+    assert_eq!((actor, depth, d.tick()), (Actor::Npc(ed), 0, t + 1));
+    // Over from the request node that holds `fun`: the next node at its depth or above,
+    // never `city_fun/cf_seq` (depth 3 there) or the `ale` grafted inside it.
+    d.step_node(StepKind::Into, None); // cycle4_flee
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        d.step_node(StepKind::Over, None);
+        seen.push(here(&d));
+    }
+    assert!(
+        seen.iter()
+            .all(|(t, _, a, dep)| t == "cycle4" && *a == Actor::Npc(ed) && *dep <= 1),
+        "{seen:?}"
+    );
+}
+
+#[test]
+fn step_out_of_an_adopted_behavior_leaves_it() {
+    let mut d = daily_life();
+    let ed = d.npc_index("ed").expect("ed");
+    d.add_breakpoint(&node_bp("drink_ale", "ale", NodeWhen::Enter, Some("ed")))
+        .expect("bp");
+    assert!(matches!(d.continue_for(2000), Stop::Breakpoint(_)));
+    let (_, _, _, ale_depth) = here(&d);
+    assert_eq!(
+        ale_depth, 5,
+        "grafted under cf_ask (4) under the request node (2)"
+    );
+    let mut depth = ale_depth;
+    for _ in 0..3 {
+        assert_eq!(d.step_node(StepKind::Out, None), Stop::Step);
+        let (tree, node, actor, dep) = here(&d);
+        assert_eq!(actor, Actor::Npc(ed));
+        assert!(
+            dep < depth || dep == 0,
+            "out went from {depth} to {dep} ({tree}/{node})"
+        );
+        assert_ne!(tree, "drink_ale");
+        depth = dep;
+    }
+}
+
+#[test]
+fn step_over_does_not_stop_in_a_handler_run_and_out_leaves_it() {
+    let mut d = daily_life();
+    let bo = d.npc_index("bo").expect("bo");
+    let bp = d
+        .add_breakpoint(&node_bp(
+            "pub_enter",
+            "pe_tell",
+            NodeWhen::Enter,
+            Some("bo"),
+        ))
+        .expect("bp");
+    let Stop::Breakpoint(b) = d.continue_for(2000) else {
+        panic!("no handler run for bo");
+    };
+    let t = b.tick;
+    assert!(matches!(b.actor, Some(Actor::Handler { npc, .. }) if npc == bo));
+    assert!(b.reason.contains("handler of pub_"), "{}", b.reason);
+    // Out of the handler: bo's own tree, the same tick (trees run after the areas phase).
+    assert_eq!(d.step_node(StepKind::Out, None), Stop::Step);
+    let (tree, _, actor, _) = here(&d);
+    assert_eq!(
+        (tree.as_str(), actor, d.tick()),
+        ("cycle4", Actor::Npc(bo), t)
+    );
+    // Over bo's root from the tick before: the handler run of tick t is inside.
+    d.delete_breakpoint(bp);
+    d.back_to_tick(t - 2).expect("back");
+    d.step_node(StepKind::Into, Some(bo));
+    assert_eq!(d.tick(), t - 1);
+    assert_eq!(here(&d).2, Actor::Npc(bo), "no handler at t - 1");
+    assert_eq!(d.step_node(StepKind::Over, None), Stop::Step);
+    let (tree, node, actor, _) = here(&d);
+    assert_eq!(
+        (tree.as_str(), node.as_str(), actor, d.tick()),
+        ("cycle4", "cycle4_root", Actor::Npc(bo), t)
+    );
+}
+
+#[test]
+fn enter_breakpoints_hit_when_the_node_starts_and_tick_ones_every_tick() {
+    let mut d = debugger(1);
+    d.add_breakpoint(&node_bp("guard", "sleep", NodeWhen::Enter, Some("guard_2")))
+        .expect("bp");
+    let Stop::Breakpoint(first) = d.continue_for(5000) else {
+        panic!("no sleep");
+    };
+    // `sleep` goes on running for a while: the next start is much later.
+    let Stop::Breakpoint(second) = d.continue_for(5000) else {
+        panic!("no second sleep");
+    };
+    assert!(
+        second.tick > first.tick + 1,
+        "{} then {}",
+        first.tick,
+        second.tick
+    );
+    let mut d = debugger(1);
+    d.add_breakpoint(&node_bp("guard", "sleep", NodeWhen::Tick, Some("guard_2")))
+        .expect("bp");
+    let Stop::Breakpoint(a) = d.continue_for(5000) else {
+        panic!("no sleep");
+    };
+    let Stop::Breakpoint(b) = d.continue_for(5000) else {
+        panic!("no sleep");
+    };
+    assert_eq!((a.tick, b.tick), (first.tick, first.tick + 1));
+    assert!(b.reason.contains("ticked"), "{}", b.reason);
+}
+
+#[test]
+fn brain_breakpoints_and_trace_events_name_their_area() {
+    let mut d = daily_life();
+    d.add_breakpoint(&node_bp("pub_brain", "pb_off", NodeWhen::Enter, None))
+        .expect("bp");
+    let Stop::Breakpoint(b) = d.continue_for(100) else {
+        panic!("no brain tick");
+    };
+    let Some(Actor::Brain { area }) = b.actor else {
+        panic!("{:?}", b.actor);
+    };
+    let name = crate::world::areas::area_name(d.program(), area);
+    assert!(
+        b.reason.ends_with(&format!("for area {name}")),
+        "{}",
+        b.reason
+    );
+    let r = protocol::handle_line(&mut d, r#"{"cmd": "why"}"#).expect("reply");
+    assert_eq!(
+        (r["area"].as_str(), r.get("npc")),
+        (Some(name.as_str()), None)
+    );
+    // A step from a brain node stays in that brain.
+    d.step_node(StepKind::Into, None);
+    assert_eq!(here(&d).2, Actor::Brain { area });
+    // The plain trace names the brain's area, not `"npc": ""`.
+    d.run_ticks(5);
+    let brain: Vec<String> = d
+        .recent_trace(TRACE_RING)
+        .into_iter()
+        .map(|e| d.session().trace_json(e))
+        .filter(|j| j.contains("pub_brain"))
+        .collect();
+    assert!(!brain.is_empty());
+    for j in &brain {
+        assert!(
+            j.contains(r#""area":"pub_"#) && !j.contains(r#""npc":"#),
+            "{j}"
+        );
+    }
+}
+
+#[test]
+fn trigger_breakpoints_name_the_trigger_and_inspect_takes_areas_and_triggers() {
+    let pack = pack_of(include_str!("../../../samples/dungeon.json"));
+    let mut d = Debugger::new(
+        Session::from_pack(&pack, 1).expect("session"),
+        SnapshotConfig::default(),
+    );
+    d.add_breakpoint(&def(BreakOn::Event {
+        kind: "trigger".into(),
+        filter: Default::default(),
+    }))
+    .expect("bp");
+    let Stop::Breakpoint(b) = d.continue_for(5000) else {
+        panic!("no trigger fired");
+    };
+    let Some(Actor::Trigger { trigger }) = b.actor else {
+        panic!("{:?}", b.actor);
+    };
+    let id = d.program().triggers.trigger_id(trigger).to_string();
+    let r = protocol::handle_line(&mut d, r#"{"cmd": "why"}"#).expect("reply");
+    assert_eq!(r["trigger"].as_str(), Some(id.as_str()), "{r}");
+    assert_eq!(r.get("npc"), None, "{r}");
+    let line = format!(r#"{{"cmd": "inspect", "trigger": "{id}"}}"#);
+    let r = protocol::handle_line(&mut d, &line).expect("reply");
+    assert_eq!(
+        (r["ok"].as_bool(), r["trigger"].as_str()),
+        (Some(true), Some(id.as_str()))
+    );
+    let r =
+        protocol::handle_line(&mut d, r#"{"cmd": "inspect", "trigger": "nope"}"#).expect("reply");
+    assert_eq!(r["ok"], false, "{r}");
+
+    let mut d = daily_life();
+    let r =
+        protocol::handle_line(&mut d, r#"{"cmd": "inspect", "area": "pub_red"}"#).expect("reply");
+    assert_eq!(
+        (r["ok"].as_bool(), r["area"].as_str()),
+        (Some(true), Some("pub_red")),
+        "{r}"
+    );
+    assert!(r["brain"].is_array(), "{r}");
+    let r =
+        protocol::handle_line(&mut d, r#"{"cmd": "inspect", "area": "pub_rde"}"#).expect("reply");
+    assert_eq!(
+        r["ok"], false,
+        "an unknown area is an error, not the world: {r}"
+    );
+    assert!(
+        r["error"].as_str().is_some_and(|e| e.contains("pub_rde")),
+        "{r}"
+    );
+}
+
+#[test]
+fn inspect_shows_the_npcs_own_variables_typed_and_grouped_by_tree() {
+    let pack = pack_of(include_str!("../../../samples/guards.json"));
+    let mut d = Debugger::new(
+        Session::from_pack(&pack, 3).expect("session"),
+        SnapshotConfig::default(),
+    );
+    d.declare(&pack);
+    // fatigue grows by 0.1 steps: 0.1 + 0.2 is 0.30000000000000004 in an f64.
+    let mut seen = false;
+    for _ in 0..60 {
+        d.run_ticks(50);
+        let r = protocol::handle_line(&mut d, r#"{"cmd": "inspect", "npc": "guard_1"}"#)
+            .expect("reply");
+        let bb = r["blackboard"].as_object().expect("groups");
+        assert_eq!(bb.keys().collect::<Vec<_>>(), ["guard"], "{r}");
+        let vars = bb["guard"].as_object().expect("vars");
+        assert_eq!(vars.keys().collect::<Vec<_>>(), ["boss", "fatigue"], "{r}");
+        assert!(vars["boss"].is_string() || vars["boss"].is_null(), "{r}");
+        let f = vars["fatigue"].as_f64().expect("a number, not a string");
+        let shown = vars["fatigue"].to_string();
+        assert!(shown.len() <= 4, "{shown}");
+        seen |= (f - 0.3).abs() < 1e-9;
+    }
+    assert!(seen, "fatigue never reached 0.3");
+    let mut d = daily_life();
+    let r = protocol::handle_line(&mut d, r#"{"cmd": "inspect", "npc": "ada"}"#).expect("reply");
+    assert!(r["blackboard"]["cycle4"]["rich"].is_boolean(), "{r}");
 }

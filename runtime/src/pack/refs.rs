@@ -504,9 +504,79 @@ impl<'a> Walker<'a> {
             self.pop();
         }
         self.pop();
+        self.key("tests");
+        for (i, t) in pack.tests.iter().enumerate() {
+            self.idx(i);
+            self.content_test(t);
+            self.pop();
+        }
+        self.pop();
         self.key("editor");
         self.editor();
         self.pop();
+    }
+
+    /// A content test: its NPC, and the names of its expression. Besides flags, counters and
+    /// the tested NPC's variables, a test reads `in_AREA`, `count_AREA` and `launched_EVENT`;
+    /// the id after the prefix is a reference when the pack defines that area or event (the
+    /// runtime resolves them in the same way, before blackboard variables).
+    fn content_test(&mut self, t: &ContentTestDef) {
+        if let Some(n) = &t.npc {
+            self.field("npc", Target::Npc(n.clone()), Role::Use);
+        }
+        let tree = t
+            .npc
+            .as_deref()
+            .and_then(|n| self.npc_trees.get(n).copied());
+        self.key("expr");
+        for (name, start, end) in scan_expr(&t.expr) {
+            let target = match name {
+                ExprName::Var(v) => match self.test_measure(&v) {
+                    Some((t, skip)) => {
+                        self.emit(
+                            t,
+                            Role::Use,
+                            Place::Within {
+                                start: start + skip,
+                                end,
+                            },
+                        );
+                        continue;
+                    }
+                    None => Some(Target::Var {
+                        tree: tree.map(str::to_string),
+                        var: v,
+                    }),
+                },
+                ExprName::Flag(f) => Some(Target::Flag(f)),
+                ExprName::Counter(c) => Some(Target::Counter(c)),
+                ExprName::AreaVar(v) => Some(Target::AreaVar { area: None, var: v }),
+                ExprName::Entity(id) => self.entity_target(&id),
+                ExprName::Template(t) => Some(Target::Template(t)),
+            };
+            if let Some(t) = target {
+                self.emit(t, Role::Use, Place::Within { start, end });
+            }
+        }
+        self.pop();
+    }
+
+    /// A test measure's target and the length of its prefix: `in_AREA`/`count_AREA` name an
+    /// area, `launched_EVENT` an event, when the pack defines it.
+    fn test_measure(&self, name: &str) -> Option<(Target, usize)> {
+        let pack = self.pack;
+        for prefix in ["in_", "count_"] {
+            if let Some(id) = name.strip_prefix(prefix)
+                && pack.areas.iter().any(|a| a.id == id)
+            {
+                return Some((Target::Area(id.to_string()), prefix.len()));
+            }
+        }
+        let id = name.strip_prefix("launched_")?;
+        pack.events
+            .iter()
+            .any(|e| e.id == id)
+            .then(|| (Target::Event(id.to_string()), "launched_".len()))
     }
 
     fn world(&mut self) {
@@ -1131,6 +1201,64 @@ mod tests {
             .find(|r| r.path == "trees[0].root.children[1].var")
             .unwrap();
         assert_eq!(set.place, Place::Within { start: 6, end: 11 });
+    }
+
+    #[test]
+    fn content_tests_reference_npcs_areas_and_events() {
+        let text = r#"{
+          "format": "townsfolk-pack", "version": 1, "name": "refs",
+          "world": { "flags": { "alarm": false },
+            "npcs": [ { "id": "bob", "pos": [0, 0], "tree": "main" } ] },
+          "trees": [ { "id": "main", "blackboard": { "hunger": { "type": "float" } },
+                       "root": { "id": "w", "type": "wait", "seconds": 1 } } ],
+          "areas": [ { "id": "pub", "shape": { "rect": { "min": [0, 0], "max": [5, 5] } } } ],
+          "events": [ { "id": "fair", "title": "Fair" } ],
+          "tests": [
+            { "id": "t1", "rule": "always", "npc": "bob",
+              "expr": "in_pub || hunger < 0.9 || flags.alarm" },
+            { "id": "t2", "rule": "eventually", "expr": "count_pub > 0 && launched_fair >= 1 && in_nowhere" }
+          ]
+        }"#;
+        let loaded = crate::pack::load_str(text);
+        let pack = loaded
+            .pack
+            .unwrap_or_else(|| panic!("{:#?}", loaded.diagnostics));
+        let refs = all(&pack);
+        let at = |t: Target, path: &str| -> Vec<Place> {
+            refs.iter()
+                .filter(|r| r.target == t && r.path == path)
+                .map(|r| r.place)
+                .collect()
+        };
+        assert_eq!(
+            at(Target::Npc("bob".into()), "tests[0].npc"),
+            [Place::Value]
+        );
+        // `in_pub`: the area's id is the part after `in_`.
+        assert_eq!(
+            at(Target::Area("pub".into()), "tests[0].expr"),
+            [Place::Within { start: 3, end: 6 }]
+        );
+        let hunger = Target::Var {
+            tree: Some("main".into()),
+            var: "hunger".into(),
+        };
+        assert_eq!(at(hunger, "tests[0].expr").len(), 1);
+        assert_eq!(at(Target::Flag("alarm".into()), "tests[0].expr").len(), 1);
+        assert_eq!(
+            at(Target::Area("pub".into()), "tests[1].expr"),
+            [Place::Within { start: 6, end: 9 }]
+        );
+        assert_eq!(
+            at(Target::Event("fair".into()), "tests[1].expr"),
+            [Place::Within { start: 26, end: 30 }]
+        );
+        // An id the pack does not define is no reference to an area.
+        assert!(
+            !refs
+                .iter()
+                .any(|r| r.target == Target::Area("nowhere".into()))
+        );
     }
 
     #[test]

@@ -17,7 +17,13 @@ fn find<'a>(l: &'a Loaded, path: &str) -> &'a Diagnostic {
 #[test]
 fn sample_round_trips_byte_for_byte() {
     let l = load_str(SAMPLE);
-    assert!(l.diagnostics.is_empty(), "{:#?}", l.diagnostics);
+    // The sample has no errors (its warnings, a request for a behavior no area offers, are
+    // findings of the name checks).
+    assert!(
+        l.diagnostics.iter().all(|d| !d.is_error()),
+        "{:#?}",
+        l.diagnostics
+    );
     let pack = l.pack.expect("pack");
     assert_eq!(to_canonical_string(&pack), SAMPLE);
 }

@@ -8,7 +8,9 @@ pub mod breakpoints;
 pub mod casts;
 pub mod content_tests;
 mod ctx;
+mod dead;
 pub mod grid;
+mod names;
 pub mod responses;
 pub mod story;
 #[cfg(test)]
@@ -335,6 +337,8 @@ impl Program {
         triggers::compile::build(&mut b);
         content_tests::build(&mut b);
         b.editor();
+        let names = names::check(pack);
+        b.diags.extend(names);
         (b.p, b.diags)
     }
 }

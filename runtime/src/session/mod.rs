@@ -183,15 +183,18 @@ impl Session {
         clock::clock(p, w);
         if !p.triggers.is_empty() {
             triggers::pass(p, w, &mut out, &mut self.problems);
+            out.scope(None);
             if out.stop {
                 return false;
             }
         }
         story::tick(p, w, &mut out);
+        out.scope(None);
         if out.stop {
             return false;
         }
         areas::tick_areas(p, w, &mut out);
+        out.scope(None);
         if out.stop {
             return false;
         }
@@ -202,15 +205,18 @@ impl Session {
             &mut self.runaway_reported,
             &mut self.problems,
         );
+        out.scope(None);
         if out.stop {
             return false;
         }
         talk::step(p, w, &mut out);
+        out.scope(None);
         if out.stop {
             return false;
         }
         movement::movement(p, w);
         areas::membership(p, w, &mut out);
+        out.scope(None);
         if out.stop {
             return false;
         }

@@ -4,7 +4,7 @@
 use crate::bt::{self, Instance, Status};
 use crate::program::Program;
 use crate::systems::host::{ActorHost, MAX_NESTING, Who};
-use crate::trace::{DebugEvent, Out, TraceEvent};
+use crate::trace::{Actor, DebugEvent, Out, TraceEvent};
 use crate::world::{World, WorldEnv};
 
 /// Ticks every NPC's tree. `runaway_reported` remembers the NPCs already reported as
@@ -17,6 +17,7 @@ pub fn tick_npcs(
     problems: &mut Vec<String>,
 ) {
     for i in 0..w.npcs.len() {
+        out.scope(Some(Actor::Npc(i as u32)));
         if let Some(pr) = out.probe.as_deref_mut() {
             let env = WorldEnv {
                 program: p,
@@ -54,6 +55,7 @@ pub fn tick_npcs(
             granting: None,
             running: [(0, 0); MAX_NESTING],
             nesting: 0,
+            base: 0,
             trace: out.trace.as_deref_mut(),
             probe: out.probe.as_deref_mut(),
             stop: false,

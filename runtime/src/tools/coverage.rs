@@ -274,7 +274,18 @@ impl Recorder<'_> {
     /// One event of tick 0's trace: status changes stand for node runs.
     fn start_event(&mut self, ev: &TraceEvent) {
         if let TraceEvent::Status { tree, node, to, .. } = *ev {
-            self.event(&DebugEvent::Enter { npc: 0, tree, node }, None);
+            let depth = 0;
+            let was = Status::Idle;
+            self.event(
+                &DebugEvent::Enter {
+                    npc: 0,
+                    tree,
+                    node,
+                    was,
+                    depth,
+                },
+                None,
+            );
             self.event(
                 &DebugEvent::Result {
                     npc: 0,
@@ -282,6 +293,7 @@ impl Recorder<'_> {
                     node,
                     from: Status::Idle,
                     to,
+                    depth,
                 },
                 None,
             );

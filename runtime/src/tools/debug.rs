@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::debug::{Debugger, Located, StepKind, Stop};
 use crate::pack::BreakpointDef;
 use crate::tools::LineError;
+use crate::trace::Actor;
 
 /// Every command, for `help` and error messages.
 pub const COMMANDS: &[&str] = &[
@@ -34,7 +35,7 @@ fn fields_of(cmd: &str) -> &'static [&'static str] {
         "continue" | "run" => &["cmd", "ticks"],
         "step" => &["cmd", "kind", "npc"],
         "back" => &["cmd", "kind", "npc", "tick"],
-        "inspect" => &["cmd", "npc"],
+        "inspect" => &["cmd", "npc", "area", "trigger"],
         "trace" => &["cmd", "last"],
         _ => &["cmd"],
     }
@@ -207,6 +208,12 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             };
             Ok(position(d, &stop))
         }
+        "inspect" if obj.len() > 2 => Err(LineError::field(
+            "area",
+            "one of `npc`, `area`, `trigger` (or none: the world)",
+        )),
+        "inspect" if obj.contains_key("area") => inspect_area(d, obj),
+        "inspect" if obj.contains_key("trigger") => inspect_trigger(d, obj),
         "inspect" => match npc_arg(d, obj)? {
             Some(npc) => {
                 let Some(v) = d.npc_view(npc) else {
@@ -230,7 +237,13 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                 let bb: Map<String, Value> = v
                     .blackboard
                     .into_iter()
-                    .map(|(k, val)| (k, json!(val)))
+                    .map(|(tree, vars)| {
+                        let vars: Map<String, Value> = vars
+                            .into_iter()
+                            .map(|(k, val)| (k, value_json(d, val)))
+                            .collect();
+                        (tree, Value::Object(vars))
+                    })
                     .collect();
                 let inboxes: Map<String, Value> =
                     v.inboxes.into_iter().map(|(k, q)| (k, json!(q))).collect();
@@ -259,8 +272,10 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             Some(b) => {
                 let mut v = json!({"ok": true, "breakpoint": b.breakpoint, "tick": b.tick,
                                    "event": b.event, "reason": b.reason});
-                if let Some(at) = b.at {
-                    located(d, at, &mut v);
+                match (b.at, b.actor) {
+                    (Some(at), _) => located(d, at, &mut v),
+                    (None, Some(a)) => actor_fields(d, a, &mut v),
+                    _ => {}
                 }
                 v
             }
@@ -290,10 +305,159 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
     }
 }
 
+/// `{"cmd": "inspect", "area": ID}`: an area's variables, inboxes, brain and handlers.
+fn inspect_area(d: &Debugger, obj: &Map<String, Value>) -> Result<Value, LineError> {
+    use crate::world::areas::{area_name, state, vars};
+    let p = d.program();
+    let w = d.session().world();
+    let id = match obj.get("area") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(v) => return Err(LineError::found("area", "an area id", v)),
+        None => return Err(LineError::missing("area", "an area id")),
+    };
+    let area = match p.entity(id) {
+        Some(crate::value::EntityId::Area(a)) => Some(a),
+        _ => w
+            .dyn_areas
+            .iter()
+            .map(|a| a.id)
+            .find(|&a| area_name(p, a) == id),
+    }
+    .ok_or_else(|| LineError::unknown("area", id))?;
+    let mut v = json!({"ok": true, "area": area_name(p, area)});
+    let vs: Map<String, Value> = vars(w, area)
+        .into_iter()
+        .flatten()
+        .zip(&p.area_vars.names)
+        .map(|(val, name)| (name.clone(), value_json(d, *val)))
+        .collect();
+    v["vars"] = Value::Object(vs);
+    if let Some(st) = state(w, area) {
+        let inboxes: Map<String, Value> = st
+            .inboxes
+            .iter()
+            .map(|(name, q)| {
+                let msgs: Vec<String> = q
+                    .iter()
+                    .map(|m| format!("{} from {}", p.sym(m.message), p.entity_name(m.from)))
+                    .collect();
+                (p.sym(*name).to_string(), json!(msgs))
+            })
+            .collect();
+        v["inboxes"] = Value::Object(inboxes);
+        if let Some(inst) = &st.brain {
+            v["brain"] = json!(instance_nodes(d, inst));
+        }
+        if let Some((job, inst)) = &st.running {
+            v["handler"] = json!({"kind": job.kind.name(),
+                                  "npc": w.npc_name(p, job.npc),
+                                  "nodes": instance_nodes(d, inst)});
+        }
+        v["queued"] = json!(st.queue.len());
+    }
+    Ok(v)
+}
+
+/// The nodes of an area's tree instance (brain or handler), with their status.
+fn instance_nodes(d: &Debugger, inst: &crate::bt::Instance) -> Vec<Value> {
+    let p = d.program();
+    let Some(tree) = p.trees.get(inst.tree as usize) else {
+        return Vec::new();
+    };
+    tree.nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let (t, id) = p.node_origin(inst.tree, k);
+            let status = inst.status.get(k).copied().unwrap_or_default();
+            json!({"tree": t, "node": id, "depth": n.depth, "status": status.name()})
+        })
+        .collect()
+}
+
+/// `{"cmd": "inspect", "trigger": ID}`: a world trigger's owner and firing record.
+fn inspect_trigger(d: &Debugger, obj: &Map<String, Value>) -> Result<Value, LineError> {
+    let p = d.program();
+    let st = &d.session().world().triggers;
+    let id = match obj.get("trigger") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(v) => return Err(LineError::found("trigger", "a trigger id", v)),
+        None => return Err(LineError::missing("trigger", "a trigger id")),
+    };
+    let (t, trig) = p
+        .triggers
+        .triggers
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.id == id)
+        .ok_or_else(|| LineError::unknown("trigger", id))?;
+    let owner = match trig.owner {
+        crate::value::EntityId::None => Value::Null,
+        o => json!(p.entity_name(o)),
+    };
+    let fires = st.fires.get(t).copied().unwrap_or(0);
+    Ok(json!({"ok": true, "trigger": trig.id, "owner": owner,
+              "fires": fires,
+              "last_fired": (fires > 0).then(|| st.last_fired.get(t).copied()).flatten(),
+              "holding": st.holding.get(t).copied().unwrap_or(false),
+              "spent": st.spent.get(t).copied().unwrap_or(false)}))
+}
+
+/// A variable's value as typed JSON: booleans as booleans, numbers as numbers, strings as
+/// strings, vectors as `[x, y]`, entities by id (`null` for none). Floats are printed in
+/// the shortest form that reads back as the same value at 15 significant digits (all an
+/// `f64` holds reliably), so sums such as 0.1 + 0.2 show as 0.3, not 0.30000000000000004.
+fn value_json(d: &Debugger, v: crate::value::Value) -> Value {
+    use crate::value::{EntityId, Value as V};
+    let p = d.program();
+    match v {
+        V::Bool(b) => json!(b),
+        V::Int(i) => json!(i),
+        V::Float(f) => json!(tidy(f)),
+        V::Str(s) => json!(p.sym(s)),
+        V::Vec2(v) => json!([tidy(v.x), tidy(v.y)]),
+        V::Entity(EntityId::None) => Value::Null,
+        V::Entity(EntityId::Npc(n)) => json!(d.session().world().npc_name(p, n)),
+        V::Entity(EntityId::Area(a)) => json!(crate::world::areas::area_name(p, a)),
+        V::Entity(e) => json!(p.entity_name(e)),
+    }
+}
+
+/// `f` rounded to 15 significant digits (see [`value_json`]).
+pub fn tidy(f: f64) -> f64 {
+    if !f.is_finite() {
+        return f;
+    }
+    format!("{f:.14e}").parse().unwrap_or(f)
+}
+
+/// Names whose code it is: `npc` (an NPC's tree or a handler about it), `area` (a handler's
+/// or brain's area), `trigger` and its `owner` (a world trigger's responses).
+fn actor_fields(d: &Debugger, actor: Actor, v: &mut Value) {
+    use crate::value::EntityId;
+    use crate::world::areas::area_name;
+    let p = d.program();
+    match actor {
+        Actor::Npc(n) => v["npc"] = json!(d.session().world().npc_name(p, n)),
+        Actor::Handler { area, npc } => {
+            v["npc"] = json!(d.session().world().npc_name(p, npc));
+            v["area"] = json!(area_name(p, area));
+        }
+        Actor::Brain { area } => v["area"] = json!(area_name(p, area)),
+        Actor::Trigger { trigger } => {
+            v["trigger"] = json!(p.triggers.trigger_id(trigger));
+            let owner = p.triggers.triggers.get(trigger as usize).map(|t| t.owner);
+            if let Some(o) = owner.filter(|o| *o != EntityId::None) {
+                v["owner"] = json!(p.entity_name(o));
+            }
+        }
+    }
+}
+
 fn located(d: &Debugger, at: Located, v: &mut Value) {
     let p = d.program();
     let (tree, node) = p.node_origin(at.tree, at.node as usize);
-    v["npc"] = json!(p.entity_name(crate::value::EntityId::Npc(at.npc)));
+    actor_fields(d, at.actor, v);
     v["tree"] = json!(tree);
     v["node"] = json!(node);
     v["at"] = json!(if at.entered { "enter" } else { "result" });
@@ -316,10 +480,16 @@ fn position(d: &Debugger, stop: &Stop) -> Value {
         v["breakpoint"] = json!(b.breakpoint);
         v["reason"] = json!(b.reason);
     }
-    if d.event().is_some()
-        && let Some(at) = d.current()
-    {
-        located(d, at, &mut v);
+    if d.event().is_some() {
+        match (d.current(), stop) {
+            (Some(at), _) => located(d, at, &mut v),
+            (None, Stop::Breakpoint(b)) => {
+                if let Some(a) = b.actor {
+                    actor_fields(d, a, &mut v);
+                }
+            }
+            _ => {}
+        }
     }
     v
 }

@@ -288,6 +288,58 @@ pub fn handle<T: LineTool>(tool: &mut T, n: usize, raw: &str) -> Option<Result<V
     Some(r.map_err(|e| fault_reply(&LineFault::locate(n, raw, e))))
 }
 
+/// How a line tool prints its replies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object per line.
+    #[default]
+    Json,
+    /// One readable line per reply ([`text_line`]).
+    Text,
+}
+
+/// A reply as one readable line: `key: value` pairs in the reply's order, lists joined with
+/// commas (`-` when empty), objects as `name=value`; a refusal as
+/// `line L, column C: error (expected: …)`.
+pub fn text_line(v: &Value) -> String {
+    fn item(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(a) if a.is_empty() => "-".into(),
+            Value::Array(a) => a.iter().map(item).collect::<Vec<_>>().join(", "),
+            Value::Object(o) if o.is_empty() => "-".into(),
+            Value::Object(o) => o
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::Object(_) | Value::Array(_) => format!("{k}=[{}]", item(v)),
+                    _ => format!("{k}={}", item(v)),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        }
+    }
+    let Value::Object(o) = v else {
+        return item(v);
+    };
+    if o.get("ok") == Some(&Value::Bool(false)) {
+        let mut s = format!(
+            "line {}, column {}: {}",
+            item(o.get("line").unwrap_or(&Value::Null)),
+            item(o.get("column").unwrap_or(&Value::Null)),
+            item(o.get("error").unwrap_or(&Value::Null))
+        );
+        if let Some(e) = o.get("expected") {
+            s.push_str(&format!(" (expected: {})", item(e)));
+        }
+        return s;
+    }
+    o.iter()
+        .map(|(k, v)| format!("{k}: {}", item(v)))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
 /// Runs a line tool over `input` (lines not UTF-8 are read lossily; they then fail to parse,
 /// with a reply), writing one JSON line per reply to `out` (flushed after each, for
 /// interactive use). Returns how many lines were refused.
@@ -296,8 +348,22 @@ pub fn run<T: LineTool>(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<usize> {
+    run_as(tool, input, out, Format::Json)
+}
+
+/// [`run`], printing each reply in `format`.
+pub fn run_as<T: LineTool>(
+    tool: &mut T,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    format: Format,
+) -> std::io::Result<usize> {
+    let show = |v: &Value| match format {
+        Format::Json => v.to_string(),
+        Format::Text => text_line(v),
+    };
     if let Some(v) = tool.start() {
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", show(&v))?;
         out.flush()?;
     }
     let mut bad = 0;
@@ -311,16 +377,16 @@ pub fn run<T: LineTool>(
         n += 1;
         match handle(tool, n, &String::from_utf8_lossy(&buf)) {
             None => continue,
-            Some(Ok(v)) => writeln!(out, "{v}")?,
+            Some(Ok(v)) => writeln!(out, "{}", show(&v))?,
             Some(Err(v)) => {
                 bad += 1;
-                writeln!(out, "{v}")?;
+                writeln!(out, "{}", show(&v))?;
             }
         }
         out.flush()?;
     }
     for v in tool.end() {
-        writeln!(out, "{v}")?;
+        writeln!(out, "{}", show(&v))?;
     }
     out.flush()?;
     Ok(bad)

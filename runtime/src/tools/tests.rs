@@ -119,3 +119,20 @@ fn triggers_script_names_unknown_fields_and_goes_on() {
         lines[2]
     );
 }
+
+#[test]
+fn text_line_reads_replies_and_refusals() {
+    use serde_json::json;
+    let v = json!({"date": 3, "open": ["a", "b"], "active": [], "done": {"x": "success"},
+                   "flags": {}});
+    assert_eq!(
+        super::text_line(&v),
+        "date: 3  open: a, b  active: -  done: x=success  flags: -"
+    );
+    let f = json!({"ok": false, "error": "unknown event `nope`", "line": 2, "column": 24,
+                   "expected": "an event id"});
+    assert_eq!(
+        super::text_line(&f),
+        "line 2, column 24: unknown event `nope` (expected: an event id)"
+    );
+}

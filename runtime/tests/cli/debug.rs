@@ -100,3 +100,41 @@ fn debug_survives_garbage_on_stdin() {
     assert_eq!(last["line"], 8, "{last}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// The README's condition-breakpoint example runs on the sample it names and stops there.
+#[test]
+fn readme_condition_breakpoint_example_hits() {
+    use std::io::Write;
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("README");
+    let example = readme
+        .lines()
+        .filter_map(|l| l.split('`').nth(1))
+        .find(|s| s.starts_with(r#"{"cmd":"break","on":"condition""#))
+        .expect("a condition breakpoint example in the README");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_townsfolk"))
+        .args(["debug", "--seed", "3"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/guards.json"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let script = format!("{example}\n{{\"cmd\":\"continue\",\"ticks\":10000}}\n");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let replies: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON reply"))
+        .collect();
+    assert_eq!(replies[0]["ok"], true, "{text}");
+    assert_eq!(replies[1]["stopped"], "breakpoint", "{text}");
+    assert_eq!(replies[1]["tick"], 108, "the tick the README names: {text}");
+}

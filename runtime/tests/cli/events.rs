@@ -137,3 +137,34 @@ fn story_commands_refuse_bad_packs_without_panicking() {
         1,
     );
 }
+
+/// `--format text`: one readable line per reply (the initial state too), refusals as
+/// `line L, column C: …`; `--format json` (the default) prints the JSON lines unchanged.
+#[test]
+fn events_format_text_prints_one_readable_line_per_reply() {
+    let script = TempFile::new(
+        "story_text.script",
+        b"{\"op\":\"launch\",\"event\":\"tut_court\"}\n{\"op\":\"launch\",\"event\":\"nope\"}\n",
+    );
+    let c = chronicle();
+    let base = [
+        "events",
+        &c,
+        "--scenario",
+        "early_reign",
+        "--script",
+        script.s(),
+    ];
+    let text = expect_exit(&[&base[..], &["--format", "text"]].concat(), 1).stdout;
+    let json = expect_exit(&[&base[..], &["--format", "json"]].concat(), 1).stdout;
+    assert_eq!(json, expect_exit(&base, 1).stdout, "json is the default");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("date: 0  open: "), "{text}");
+    assert!(lines[1].contains("active: tut_court"), "{text}");
+    assert!(
+        lines[2].starts_with("line 2, column ") && lines[2].contains("unknown event `nope`"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| !l.starts_with('{')), "{text}");
+}

@@ -64,3 +64,23 @@ fn replay_is_deterministic_and_seeds_change_launch_orders() {
     let r = expect_exit(&["replay", &c, "--scenario", "nope", "--runs", "5"], 1);
     assert!(r.stderr.contains("unknown scenario `nope`"), "{}", r.all());
 }
+
+/// `--format json` is the JSON report (`--json`); `--format text` (the default) the table.
+#[test]
+fn replay_format_picks_json_or_text() {
+    let c = chronicle();
+    let base = ["replay", &c, "--scenario", "early_reign", "--runs", "50"];
+    let json = expect_exit(&[&base[..], &["--format", "json"]].concat(), 0).stdout;
+    assert_eq!(
+        json,
+        expect_exit(&[&base[..], &["--json"]].concat(), 0).stdout
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON report");
+    assert_eq!(v["runs"], 50);
+    let text = expect_exit(&[&base[..], &["--format", "text"]].concat(), 0).stdout;
+    assert_eq!(text, expect_exit(&base, 0).stdout);
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&text).is_err(),
+        "{text}"
+    );
+}

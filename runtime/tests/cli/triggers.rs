@@ -72,3 +72,23 @@ fn triggers_command_drives_the_dungeon() {
         r.stderr
     );
 }
+
+/// `--format text`: one readable line per reply; the default stays JSON.
+#[test]
+fn triggers_format_text_prints_one_readable_line_per_reply() {
+    let events = TempFile::new(
+        "dungeon_text.jsonl",
+        b"{\"event\":\"enter\",\"npc\":\"hero\",\"area\":\"A\"}\n{\"advance\":0.5}\n",
+    );
+    let base = ["triggers", "samples/dungeon.json", "--events", events.s()];
+    let text = expect_exit(&[&base[..], &["--format", "text"]].concat(), 0).stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("time: 0"), "{text}");
+    assert!(lines[0].contains("fired: visited/visit_a"), "{text}");
+    assert!(lines[1].contains("fired: -"), "{text}");
+    let json = expect_exit(&base, 0).stdout;
+    let first: serde_json::Value =
+        serde_json::from_str(json.lines().next().expect("a line")).expect("JSON by default");
+    assert_eq!(first["fired"], serde_json::json!(["visited/visit_a"]));
+}

@@ -132,6 +132,7 @@ pub(super) fn open_session(
 pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
     script: Option<&Path>,
     tool: &mut T,
+    format: Format,
 ) -> anyhow::Result<ExitCode> {
     let mut input: Box<dyn std::io::BufRead> = match script {
         Some(f) => Box::new(std::io::BufReader::new(
@@ -141,10 +142,14 @@ pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let bad = townsfolk_runtime::tools::run(tool, &mut input, &mut out)?;
+    let format = match format {
+        Format::Text => townsfolk_runtime::tools::Format::Text,
+        Format::Json => townsfolk_runtime::tools::Format::Json,
+    };
+    let bad = townsfolk_runtime::tools::run_as(tool, &mut input, &mut out, format)?;
     if bad > 0 {
         errln!(
-            "error: {bad} line{} refused (the replies with \"ok\": false say where and why)",
+            "error: {bad} line{} refused (their replies say where and why)",
             if bad == 1 { " was" } else { "s were" }
         );
         return Ok(ExitCode::from(1));

@@ -44,8 +44,9 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let mut dbg = Debugger::new(session, config);
+    dbg.declare(&p);
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         errln!("warning: saved breakpoint {id} ignored: {e}");
     }
-    run_tool(script, &mut dbg)
+    run_tool(script, &mut dbg, Format::Json)
 }

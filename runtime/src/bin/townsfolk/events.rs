@@ -23,6 +23,9 @@ pub(super) struct Args {
     /// File of ops (one JSON object per line; blank lines and `#` comments skipped).
     #[arg(long)]
     script: Option<PathBuf>,
+    /// Output: `json` (one JSON object per reply) or `text` (one readable line per reply).
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
@@ -34,5 +37,5 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
     let Some(mut session) = townsfolk_runtime::tools::events::ScriptSession::new(program, s) else {
         return Ok(ExitCode::from(1));
     };
-    run_tool(script, &mut session)
+    run_tool(script, &mut session, a.format)
 }

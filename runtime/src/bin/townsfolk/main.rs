@@ -12,7 +12,9 @@ mod debug;
 mod diff;
 mod diverge;
 mod events;
+mod export;
 mod fmt;
+mod import;
 mod info;
 mod replay;
 mod run;
@@ -64,6 +66,8 @@ enum Command {
     Coverage(coverage::CoverageArgs),
     Test(test::TestArgs),
     Diverge(diverge::DivergeArgs),
+    Import(import::ImportArgs),
+    Export(export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,5 +101,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Coverage(a) => coverage::coverage(a),
         Command::Test(a) => test::test(a),
         Command::Diverge(a) => diverge::diverge_cmd(a),
+        Command::Import(a) => import::import(a),
+        Command::Export(a) => export::export(a),
     }
 }

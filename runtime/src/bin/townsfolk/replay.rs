@@ -28,9 +28,12 @@ pub(super) struct Args {
     /// Worker threads (default: the number of cores); results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
-    /// Print JSON instead of a table.
+    /// Print JSON instead of a table (the same as `--format json`).
     #[arg(long)]
     json: bool,
+    /// Output: `text` (a table) or `json`.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
@@ -40,7 +43,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         a.runs,
         a.seed,
         a.threads,
-        a.json,
+        a.json || a.format == Format::Json,
     );
     if runs == 0 || runs > 10_000_000 {
         errln!("error: --runs must be between 1 and 10000000, found {runs}");

@@ -28,6 +28,9 @@ pub(super) struct Args {
     /// JSON line each. Repeatable.
     #[arg(long)]
     explain: Vec<String>,
+    /// Output: `json` (one JSON object per reply) or `text` (one readable line per reply).
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
@@ -49,7 +52,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let mut tool = script::Script::new(session, wanted);
-    let code = run_tool(Some(events), &mut tool)?;
+    let code = run_tool(Some(events), &mut tool, a.format)?;
     let session = tool.session;
     for problem in session.problems() {
         errln!("warning: {problem}");

@@ -96,9 +96,12 @@ pub enum BreakOn {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeWhen {
-    /// When the node is about to be ticked.
+    /// When the node starts: it is ticked while not running (from idle, or after it
+    /// finished).
     #[default]
     Enter,
+    /// Every time the node is ticked (also each tick it goes on running).
+    Tick,
     /// When it returns success.
     Success,
     /// When it returns failure.

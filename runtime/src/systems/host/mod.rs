@@ -10,7 +10,7 @@ use crate::expr::{Env, Scope};
 use crate::pack::ChildChoice;
 use crate::program::Program;
 use crate::systems::effects::{self, areas as area_fx};
-use crate::trace::{DebugEvent, Out, Probe, TraceEvent};
+use crate::trace::{Actor, DebugEvent, Out, Probe, TraceEvent};
 use crate::value::{EntityId, Sym, Value, Vec2};
 use crate::world::areas;
 use crate::world::{Message, Npc, World, WorldEnv};
@@ -56,6 +56,9 @@ pub(crate) struct ActorHost<'a, 'p> {
     /// inside a behavior never adopts one of these again (no endless grafting).
     pub running: [(u32, u32); MAX_NESTING],
     pub nesting: usize,
+    /// Depth of the root of the tree being ticked in what the actor runs: 0, or for an
+    /// adopted behavior one more than the depth of the request node it is grafted under.
+    pub base: u16,
     pub trace: Option<&'a mut Vec<TraceEvent>>,
     /// A debugger watching this tick, and whether it asked to pause.
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
@@ -136,6 +139,23 @@ impl ActorHost<'_, '_> {
         }
     }
     /// Shows an event to the debugger, if one watches; it may ask to pause.
+    /// A node's depth in what the actor runs: its depth in the tree being ticked plus the
+    /// depth of the request node an adopted behavior is grafted under (see `base`).
+    fn depth_of(&self, node: usize) -> u16 {
+        let d = self
+            .p
+            .trees
+            .get(self.tree as usize)
+            .and_then(|t| t.nodes.get(node))
+            .map_or(0, |n| n.depth);
+        self.base.saturating_add(d)
+    }
+    /// Tells the probe whose code runs now.
+    fn scope(&mut self, actor: Option<Actor>) {
+        if let Some(probe) = self.probe.as_deref_mut() {
+            probe.scope(actor);
+        }
+    }
     fn probe_event(&mut self, ev: &DebugEvent<'_>) {
         if self.stop {
             return;
@@ -213,7 +233,14 @@ impl ActorHost<'_, '_> {
             &mut self.w.npcs[npc as usize].tags[k].instance,
             Instance::empty(),
         );
-        let (outer_tree, outer_granting) = (self.tree, self.granting);
+        let (outer_tree, outer_granting, outer_base) = (self.tree, self.granting, self.base);
+        // The tag's key holds the request node's index (low half) in the outer tree.
+        let request_depth = p
+            .trees
+            .get(outer_tree as usize)
+            .and_then(|t| t.nodes.get((key & 0xffff_ffff) as usize))
+            .map_or(0, |n| n.depth);
+        self.base = outer_base.saturating_add(request_depth).saturating_add(1);
         self.tree = tree_idx;
         self.granting = Some(area);
         self.running[self.nesting] = (area, template);
@@ -222,6 +249,7 @@ impl ActorHost<'_, '_> {
         self.nesting -= 1;
         self.tree = outer_tree;
         self.granting = outer_granting;
+        self.base = outer_base;
         // Nested requests may have added or dropped other tags: find this one again.
         let Some(k) = self.w.npcs[npc as usize]
             .tags
@@ -677,24 +705,31 @@ impl Host for ActorHost<'_, '_> {
     fn observing(&self) -> bool {
         self.trace.is_some() || self.probe.is_some()
     }
-    fn on_enter(&mut self, node: usize) {
+    fn on_enter(&mut self, node: usize, was: Status) {
         if self.probe.is_some() {
-            let (npc, tree) = (self.npc_about(), self.tree);
+            let (npc, tree, depth) = (self.npc_about(), self.tree, self.depth_of(node));
             self.probe_event(&DebugEvent::Enter {
                 npc,
                 tree,
                 node: node as u32,
+                was,
+                depth,
             });
         }
     }
     fn on_result(&mut self, node: usize, from: Status, to: Status) {
         let (tick, npc, tree) = (self.w.tick, self.npc_about(), self.tree);
+        let brain = match self.who {
+            Who::Area { id, subject: None } => id,
+            _ => u32::MAX,
+        };
         if from != to
             && let Some(t) = self.trace.as_deref_mut()
         {
             t.push(TraceEvent::Status {
                 tick,
                 npc,
+                brain,
                 tree,
                 node: node as u32,
                 from,
@@ -702,12 +737,14 @@ impl Host for ActorHost<'_, '_> {
             });
         }
         if self.probe.is_some() {
+            let depth = self.depth_of(node);
             self.probe_event(&DebugEvent::Result {
                 npc,
                 tree,
                 node: node as u32,
                 from,
                 to,
+                depth,
             });
         }
     }
@@ -763,6 +800,7 @@ pub(crate) fn run_area(
         granting: None,
         running: [(0, 0); MAX_NESTING],
         nesting: 0,
+        base: 0,
         trace,
         probe,
         stop: false,
@@ -785,6 +823,7 @@ pub(crate) fn run_area(
                     continue;
                 };
                 let tick = h.w.tick;
+                h.scope(Some(Actor::Handler { area, npc: job.npc }));
                 h.emit(TraceEvent::Handler {
                     tick,
                     area,
@@ -803,6 +842,7 @@ pub(crate) fn run_area(
             subject: Some(job.npc),
         };
         h.tree = inst.tree;
+        h.scope(Some(Actor::Handler { area, npc: job.npc }));
         let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
         if out.paused || h.stop {
             if let Some(st) = areas::state_mut(h.w, area) {
@@ -814,6 +854,7 @@ pub(crate) fn run_area(
             if let Some(st) = areas::state_mut(h.w, area) {
                 st.running = Some((job, inst));
             }
+            h.scope(None);
             return true;
         }
         let tick = h.w.tick;
@@ -824,6 +865,7 @@ pub(crate) fn run_area(
             handler: job.kind as u8,
             start: false,
         });
+        h.scope(None);
         if h.stop {
             return false;
         }
@@ -845,7 +887,9 @@ pub(crate) fn run_area(
             subject: None,
         };
         h.tree = t;
+        h.scope(Some(Actor::Brain { area }));
         let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        h.scope(None);
         if let Some(st) = areas::state_mut(h.w, area) {
             st.brain = Some(inst);
         }

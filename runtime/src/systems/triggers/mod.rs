@@ -10,7 +10,7 @@ use crate::expr::Env as _;
 use crate::program::Program;
 use crate::program::triggers::{DoorIs, Key, LeafKind, Op, Pick};
 use crate::systems::effects;
-use crate::trace::{Out, TraceEvent};
+use crate::trace::{Actor, Out, TraceEvent};
 use crate::value::EntityId;
 use crate::world::triggers::{
     TriggerState, WorldEvent, dirty, recount, reloading, reset_event_conditions,
@@ -489,6 +489,7 @@ fn fire(p: &Program, w: &mut World, mut st: TriggerState, t: u32, out: &mut Out)
         }
     };
     w.triggers = st;
+    out.scope(Some(Actor::Trigger { trigger: t }));
     out.emit(
         p,
         w,
@@ -516,4 +517,5 @@ fn fire(p: &Program, w: &mut World, mut st: TriggerState, t: u32, out: &mut Out)
             return;
         }
     }
+    out.scope(None);
 }
