@@ -2,113 +2,27 @@
 //! user sees: renaming a tree (its tab follows), changing a node's type, paste and extract
 //! carrying blackboard declarations, the blackboard table.
 //!
-//! The setup helpers are copied from `tree_editor.rs` for now (shared helpers are moving to
-//! `tests/common/`).
+//! The tree editor's harness and the gestures are the shared ones of `tests/common/`.
 
-use egui::{Event, Key, Modifiers, Pos2, Rect, pos2, vec2};
+mod common;
+
+use common::tree_app::{App, card, click_card, harness, shape, tree};
+use common::{click_at, drag, press, type_text};
+use egui::{Event, Key, Modifiers, Pos2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use townsfolk_editor::document::Document;
-use townsfolk_editor::views::tree::{TreeTab, tree_inspector_ui, tree_tab_ui};
-use townsfolk_editor::views::{ViewCtx, ViewRequest};
-use townsfolk_runtime::pack::{self, TreeDef};
+use townsfolk_editor::views::ViewRequest;
+use townsfolk_runtime::pack;
 
-struct App {
-    doc: Document,
-    tabs: Vec<TreeTab>,
-    active: usize,
-    requests: Vec<ViewRequest>,
-}
-
-impl App {
-    fn tab(&self) -> &TreeTab {
-        &self.tabs[self.active]
-    }
-    fn statuses(&self) -> Vec<&str> {
-        self.requests
-            .iter()
-            .filter_map(|r| match r {
-                ViewRequest::Status(s) => Some(s.as_str()),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-fn harness(pack_json: &str, trees: &[&str]) -> Harness<'static, App> {
-    let loaded = pack::load_str(pack_json);
-    assert!(loaded.pack.is_some(), "{:?}", loaded.diagnostics);
-    let app = App {
-        doc: Document::from_loaded(loaded, None),
-        tabs: trees.iter().map(|t| TreeTab::new(t)).collect(),
-        active: 0,
-        requests: Vec::new(),
-    };
-    let mut h = Harness::builder()
-        .with_size(vec2(1400.0, 900.0))
-        .with_step_dt(0.05)
-        .build_ui_state(
-            |ui, app: &mut App| {
-                app.doc.poll();
-                let App {
-                    doc,
-                    tabs,
-                    active,
-                    requests,
-                } = app;
-                let tab = &mut tabs[*active];
-                let mut cx = ViewCtx { doc, requests };
-                egui::Panel::right("inspector")
-                    .exact_size(420.0)
-                    .show(ui, |ui| tree_inspector_ui(ui, tab, &mut cx));
-                egui::CentralPanel::default().show(ui, |ui| tree_tab_ui(ui, tab, &mut cx));
-            },
-            app,
-        );
-    h.run_steps(3);
-    h
-}
-
-fn tree<'a>(h: &'a Harness<'static, App>, id: &str) -> &'a TreeDef {
-    h.state().doc.pack().tree(id).expect("the tree exists")
-}
-
-/// `(id, type, child ids)` of every node, depth first: a compact picture of a tree.
-fn shape(t: &TreeDef) -> Vec<(String, String, Vec<String>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![&t.root];
-    while let Some(n) = stack.pop() {
-        out.push((
-            n.id.clone(),
-            n.kind.type_name().to_string(),
-            n.children.iter().map(|c| c.id.clone()).collect(),
-        ));
-        stack.extend(n.children.iter().rev());
-    }
-    out
-}
-
-fn card(h: &Harness<'static, App>, node: &str) -> Rect {
-    h.state()
-        .tab()
-        .card_screen_rect(node)
-        .unwrap_or_else(|| panic!("card `{node}` is drawn"))
-}
-
-fn click_at(h: &mut Harness<'static, App>, pos: Pos2) {
-    h.hover_at(pos);
-    h.run_steps(1);
-    h.drag_at(pos);
-    h.run_steps(1);
-    h.drop_at(pos);
-    h.run_steps(2);
-}
-
-/// Clicks a card (selects it and gives the canvas the keyboard).
-fn click_card(h: &mut Harness<'static, App>, node: &str) {
-    let at = card(h, node).center() + vec2(0.0, 6.0);
-    click_at(h, at);
-    assert_eq!(h.state().doc.selection.items, vec![node.to_string()]);
+/// What the views put on the status line.
+fn statuses(app: &App) -> Vec<&str> {
+    app.requests
+        .iter()
+        .filter_map(|r| match r {
+            ViewRequest::Status(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Clicks the empty canvas above the root card (selects nothing, gives the canvas the
@@ -117,16 +31,6 @@ fn click_background(h: &mut Harness<'static, App>, root: &str) {
     let empty = card(h, root).center() + vec2(0.0, -150.0);
     click_at(h, empty);
     assert!(h.state().doc.selection.items.is_empty());
-}
-
-fn press(h: &mut Harness<'static, App>, modifiers: Modifiers, key: Key) {
-    h.key_press_modifiers(modifiers, key);
-    h.run_steps(2);
-}
-
-fn type_text(h: &mut Harness<'static, App>, text: &str) {
-    h.event(Event::Text(text.to_string()));
-    h.run_steps(2);
 }
 
 /// Replaces the text of the focused field.
@@ -223,7 +127,7 @@ fn renaming_a_tree_to_a_taken_or_empty_id_is_refused_in_the_popup() {
     assert!(h.query_by_label_contains("is empty").is_some());
     assert!(h.state().doc.pack().tree("main").is_some());
     assert!(!h.state().doc.can_undo());
-    assert!(h.state().statuses().is_empty());
+    assert!(statuses(h.state()).is_empty());
 }
 
 #[test]
@@ -449,12 +353,11 @@ fn the_inspectors_type_combo_changes_a_nodes_type_keeping_its_children() {
         pack::NodeKind::Selector { reactive: false }
     );
     assert!(
-        h.state()
-            .statuses()
+        statuses(h.state())
             .iter()
             .any(|s| s.contains("takes exactly one")),
         "{:?}",
-        h.state().statuses()
+        statuses(h.state())
     );
     assert!(h.state_mut().doc.undo());
     assert_eq!(
@@ -557,7 +460,7 @@ fn paste_into_another_tree_brings_the_declarations_the_nodes_use() {
         tree(&h, "third").blackboard["target"].ty,
         townsfolk_runtime::value::Type::Float
     );
-    let last = h.state().statuses().last().map(|s| s.to_string());
+    let last = statuses(h.state()).last().map(|s| s.to_string());
     let last = last.unwrap_or_default();
     assert!(
         last.contains("warning") && last.contains("`target`"),
@@ -702,19 +605,6 @@ fn the_canvas_menu_draws_the_tree_left_to_right_and_saves_it_in_the_pack() {
 }
 
 /// Drags from one screen point to another in small steps.
-fn drag(h: &mut Harness<'static, App>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(1);
-    for k in 1..=8 {
-        h.hover_at(from + (to - from) * (k as f32 / 8.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(3);
-}
-
 #[test]
 fn left_to_right_a_child_dragged_above_its_sibling_takes_its_place() {
     let mut h = harness(TWO_TREES, &["main"]);
