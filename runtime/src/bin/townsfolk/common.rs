@@ -52,12 +52,7 @@ pub(super) fn story_program(
     path: &Path,
     scenario: Option<&str>,
 ) -> Result<(std::sync::Arc<Program>, u32), ExitCode> {
-    let p = load_valid(path, "use")?;
-    let (program, diags) = program::build(&p);
-    if diags.iter().any(Diagnostic::is_error) {
-        print_diags(path, &diags);
-        return Err(ExitCode::from(1));
-    }
+    let (_, program) = load_program(path, "use")?;
     let lib = &program.events;
     let known: Vec<&str> = lib.scenarios.iter().map(|s| s.id.as_str()).collect();
     let chosen = match scenario {
@@ -88,7 +83,7 @@ pub(super) fn story_program(
         }
         return Err(ExitCode::from(1));
     };
-    Ok((std::sync::Arc::new(program), s))
+    Ok((program, s))
 }
 
 /// Loads a pack; a pack with errors is refused (its diagnostics printed, the exit code to
@@ -97,6 +92,25 @@ pub(super) fn load_valid(path: &Path, what: &str) -> Result<pack::Pack, ExitCode
     let loaded = program::load_file(path);
     match loaded.pack {
         Some(p) if !loaded.diagnostics.iter().any(|d| d.is_error()) => Ok(p),
+        _ => {
+            print_diags(path, &loaded.diagnostics);
+            errln!("{}: cannot {what} a pack with errors", path.display());
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// Loads a pack and keeps the program its checks compiled (one build). A pack with errors is
+/// refused: its diagnostics are printed and the exit code to return comes back.
+pub(super) fn load_program(
+    path: &Path,
+    what: &str,
+) -> Result<(pack::Pack, std::sync::Arc<Program>), ExitCode> {
+    let (loaded, program) = program::load_file_built(path);
+    match (loaded.pack, program) {
+        (Some(p), Some(program)) if !loaded.diagnostics.iter().any(|d| d.is_error()) => {
+            Ok((p, std::sync::Arc::new(program)))
+        }
         _ => {
             print_diags(path, &loaded.diagnostics);
             errln!("{}: cannot {what} a pack with errors", path.display());

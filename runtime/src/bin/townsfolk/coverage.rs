@@ -38,16 +38,10 @@ pub(super) fn coverage(a: CoverageArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let pack = match load_valid(&a.pack, "cover") {
-        Ok(p) => p,
+    let (pack, program) = match load_program(&a.pack, "cover") {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let (program, diags) = program::build(&pack);
-    if diags.iter().any(Diagnostic::is_error) {
-        print_diags(&a.pack, &diags);
-        return Ok(ExitCode::from(1));
-    }
-    let program = std::sync::Arc::new(program);
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -35,13 +35,7 @@ pub(super) struct DivergeArgs {
 }
 
 fn compiled(path: &Path) -> Result<std::sync::Arc<Program>, ExitCode> {
-    let pack = load_valid(path, "compare")?;
-    let (program, diags) = program::build(&pack);
-    if diags.iter().any(Diagnostic::is_error) {
-        print_diags(path, &diags);
-        return Err(ExitCode::from(1));
-    }
-    Ok(std::sync::Arc::new(program))
+    Ok(load_program(path, "compare")?.1)
 }
 
 pub(super) fn diverge_cmd(a: DivergeArgs) -> anyhow::Result<ExitCode> {

@@ -44,20 +44,14 @@ pub(super) fn test(a: TestArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let pack = match load_valid(&a.pack, "test") {
-        Ok(p) => p,
+    let (_, program) = match load_program(&a.pack, "test") {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let (program, diags) = program::build(&pack);
-    if diags.iter().any(Diagnostic::is_error) {
-        print_diags(&a.pack, &diags);
-        return Ok(ExitCode::from(1));
-    }
     if program.tests.is_empty() {
         errln!("{}: the pack has no `tests`", a.pack.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let program = std::sync::Arc::new(program);
     let ticks = a.ticks.unwrap_or_else(|| ct::default_ticks(&program));
     let threads = a
         .threads
