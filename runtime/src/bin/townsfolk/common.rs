@@ -127,10 +127,14 @@ pub(super) fn open_session(
     dt: Option<f64>,
     what: &str,
 ) -> Result<(pack::Pack, Session), ExitCode> {
+    let Some(dt) = dt else {
+        // The program the checks compiled is the session's.
+        let (p, program) = load_program(path, what)?;
+        return Ok((p, Session::new(program, seed)));
+    };
+    // Another tick length changes the compiled durations: build again with it.
     let mut p = load_valid(path, what)?;
-    if let Some(dt) = dt {
-        p.world.dt = dt;
-    }
+    p.world.dt = dt;
     match Session::from_pack(&p, seed) {
         Ok(s) => Ok((p, s)),
         Err(diags) => {
