@@ -179,6 +179,9 @@ pub struct Resolved {
     pub lossy: bool,
     /// The top layer's `extends`, as written (empty for a plain pack).
     pub extends: Vec<String>,
+    /// JSON paths (in the merged pack) of unknown fields: read past with a warning and not
+    /// kept in `pack`, so saving `pack` would drop them.
+    pub unknown_fields: Vec<String>,
 }
 
 impl Resolved {

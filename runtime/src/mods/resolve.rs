@@ -476,6 +476,7 @@ fn merge_sources(
     let merged = std::mem::take(&mut merger.doc);
     let text = serde_json::to_string(&Value::Object(merged.clone())).unwrap_or_default();
     let loaded = pack::load_str(&text);
+    let unknown_fields = loaded.unknown_fields;
     for d in loaded.diagnostics {
         loc.in_merged(d, &merged, &merger.origins);
     }
@@ -506,6 +507,7 @@ fn merge_sources(
             diagnostics,
             lossy: merger.lossy || loaded.lossy,
             extends: top_extends,
+            unknown_fields,
         },
         program.filter(|_| !has_errors),
     )
