@@ -211,14 +211,47 @@ impl Resolved {
     }
 }
 
-/// The layer name of every asset of a merged pack, as `(kind, id) → name`, for the trace and
-/// the debugger to name where an asset came from. Empty for a plain pack (one layer).
+/// The layer name of every asset a mod made (added or last changed by any layer but the
+/// first), as `(kind, id) → name`, for the trace and the debugger to name where an asset came
+/// from. Assets as the first (base) pack has them are not listed; empty for a plain pack.
 pub fn layer_names(r: &Resolved) -> BTreeMap<AssetKey, String> {
-    if r.layers.len() < 2 {
-        return BTreeMap::new();
-    }
     r.origins
         .iter()
+        .filter(|(_, o)| o.layer() > 0)
         .filter_map(|(k, o)| Some((k.clone(), r.layers.get(o.layer())?.name.clone())))
         .collect()
+}
+
+/// Adds `"layers": {FIELD: LAYER}` to a trace event (as JSON) for each asset it names
+/// (`npc`, `tree`, `area`, `object`, `asked`, `chosen.area`) that a mod made (see
+/// [`layer_names`]). Events naming only base assets are left as they are.
+pub fn annotate_event(ev: &mut serde_json::Value, layers: &BTreeMap<AssetKey, String>) {
+    use serde_json::Value;
+    if layers.is_empty() {
+        return;
+    }
+    let Value::Object(m) = ev else { return };
+    let mut found = serde_json::Map::new();
+    let fields = [
+        ("npc", AssetKind::Npc),
+        ("tree", AssetKind::Tree),
+        ("area", AssetKind::Area),
+        ("object", AssetKind::Object),
+        ("asked", AssetKind::Area),
+    ];
+    for (field, kind) in fields {
+        if let Some(Value::String(id)) = m.get(field)
+            && let Some(name) = layers.get(&AssetKey::new(kind, id))
+        {
+            found.insert(field.into(), name.clone().into());
+        }
+    }
+    if let Some(Value::String(id)) = m.get("chosen").and_then(|c| c.get("area"))
+        && let Some(name) = layers.get(&AssetKey::new(AssetKind::Area, id))
+    {
+        found.insert("chosen.area".into(), name.clone().into());
+    }
+    if !found.is_empty() {
+        m.insert("layers".into(), Value::Object(found));
+    }
 }

@@ -37,6 +37,19 @@ fn a_mod_adding_a_third_pub_sends_npcs_there_without_changing_the_base() {
             && l.contains("\"npc\":")
     });
     assert!(adopted, "no NPC adopted a behavior at pub_green");
+    // The trace names the layer the new pub came from; base assets carry no layer.
+    let named = format!("\"layers\":{{\"area\":{}}}", serde_json::json!(m));
+    assert!(
+        text.lines()
+            .any(|l| l.contains("\"kind\":\"adopt\"") && l.contains(&named)),
+        "no adopt line names {named}"
+    );
+    assert!(
+        text.lines()
+            .filter(|l| l.contains("\"area\":\"pub_red\""))
+            .all(|l| !l.contains("\"layers\"")),
+        "a base area was given a layer"
+    );
     assert_eq!(std::fs::read(&base).unwrap(), before, "the base changed");
 
     // Merged into one pack, it runs the same playthrough.
@@ -115,4 +128,31 @@ fn validate_json_names_the_file_of_each_problem() {
         (errs[0]["line"].as_u64(), errs[0]["column"].as_u64()),
         (Some(2), Some(86))
     );
+}
+
+#[test]
+fn the_debugger_names_the_layer_of_a_mod_asset() {
+    let script = TempFile::new(
+        "layers.txt",
+        b"{\"cmd\": \"inspect\", \"area\": \"pub_green\"}\n{\"cmd\": \"inspect\", \"area\": \"pub_red\"}\n",
+    );
+    let m = s("mods/third_pub.json");
+    let r = expect_exit(
+        &[
+            "debug",
+            &m,
+            "--with",
+            &s("daily_life.json"),
+            "--script",
+            script.s(),
+        ],
+        0,
+    );
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["layers"]["area"], m.as_str(), "{}", r.stdout);
+    assert!(lines[1].get("layers").is_none(), "{}", r.stdout);
 }

@@ -92,6 +92,8 @@ pub(super) struct Opened {
     pub pack: Option<pack::Pack>,
     pub program: Option<Program>,
     pub diagnostics: Vec<FileDiagnostic>,
+    /// The layer of each mod-made asset (`mods::layer_names`; empty for a plain pack).
+    pub layers: std::collections::BTreeMap<mods::AssetKey, String>,
 }
 
 impl Opened {
@@ -111,6 +113,7 @@ pub(super) fn open_pack(path: &Path, with: &[PathBuf]) -> Opened {
             return Opened {
                 pack: loaded.pack,
                 program,
+                layers: Default::default(),
                 diagnostics: loaded
                     .diagnostics
                     .into_iter()
@@ -126,6 +129,7 @@ pub(super) fn open_pack(path: &Path, with: &[PathBuf]) -> Opened {
     paths.push(path.to_path_buf());
     let (r, program) = mods::resolve_files_built(&paths);
     Opened {
+        layers: mods::layer_names(&r),
         pack: r.pack,
         program,
         diagnostics: r.diagnostics,
@@ -162,10 +166,22 @@ pub(super) fn load_program_with(
     with: &[PathBuf],
     what: &str,
 ) -> Result<(pack::Pack, std::sync::Arc<Program>), ExitCode> {
+    load_program_layered(path, with, what).map(|(p, program, _)| (p, program))
+}
+
+/// The layer of each mod-made asset, beside the pack and program.
+type Layers = std::collections::BTreeMap<mods::AssetKey, String>;
+
+/// [`load_program_with`], also giving the layer of each mod-made asset.
+fn load_program_layered(
+    path: &Path,
+    with: &[PathBuf],
+    what: &str,
+) -> Result<(pack::Pack, std::sync::Arc<Program>, Layers), ExitCode> {
     let opened = open_pack(path, with);
     let errors = opened.has_errors();
     match (opened.pack, opened.program) {
-        (Some(p), Some(program)) if !errors => Ok((p, std::sync::Arc::new(program))),
+        (Some(p), Some(program)) if !errors => Ok((p, std::sync::Arc::new(program), opened.layers)),
         _ => {
             print_file_diags(&opened.diagnostics);
             errln!("{}: cannot {what} a pack with errors", path.display());
@@ -193,16 +209,28 @@ pub(super) fn open_session_with(
     dt: Option<f64>,
     what: &str,
 ) -> Result<(pack::Pack, Session), ExitCode> {
+    open_session_layered(path, with, seed, dt, what).map(|(p, s, _)| (p, s))
+}
+
+/// [`open_session_with`], also giving the layer of each mod-made asset (for the trace and the
+/// debugger to name).
+pub(super) fn open_session_layered(
+    path: &Path,
+    with: &[PathBuf],
+    seed: u64,
+    dt: Option<f64>,
+    what: &str,
+) -> Result<(pack::Pack, Session, Layers), ExitCode> {
+    let (p, program, layers) = load_program_layered(path, with, what)?;
     let Some(dt) = dt else {
         // The program the checks compiled is the session's.
-        let (p, program) = load_program_with(path, with, what)?;
-        return Ok((p, Session::new(program, seed)));
+        return Ok((p, Session::new(program, seed), layers));
     };
     // Another tick length changes the compiled durations: build again with it.
-    let mut p = load_valid_with(path, with, what)?;
+    let mut p = p;
     p.world.dt = dt;
     match Session::from_pack(&p, seed) {
-        Ok(s) => Ok((p, s)),
+        Ok(s) => Ok((p, s, layers)),
         Err(diags) => {
             print_diags(path, &diags);
             Err(ExitCode::from(1))

@@ -43,11 +43,12 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         interval: a.snapshot_interval.max(1),
         max_bytes: a.snapshot_mib.saturating_mul(1024 * 1024),
     };
-    let (p, session) = match open_session_with(path, &a.with, seed, None, "debug") {
+    let (p, session, layers) = match open_session_layered(path, &a.with, seed, None, "debug") {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
     let mut dbg = Debugger::new(session, config);
+    dbg.set_layers(layers);
     dbg.declare(&p);
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         errln!("warning: saved breakpoint {id} ignored: {e}");

@@ -44,7 +44,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         errln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
         return Ok(ExitCode::from(1));
     }
-    let (_, mut session) = match open_session_with(path, &a.with, seed, dt, "run") {
+    let (_, mut session, layers) = match open_session_layered(path, &a.with, seed, dt, "run") {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
@@ -61,7 +61,14 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         session.step();
         if let Some(w) = out.as_mut() {
             for ev in session.trace() {
-                writeln!(w, "{}", session.trace_json(ev))?;
+                if layers.is_empty() {
+                    writeln!(w, "{}", session.trace_json(ev))?;
+                } else {
+                    // A mod's assets are named with their layer.
+                    let mut v: serde_json::Value = serde_json::from_str(&session.trace_json(ev))?;
+                    mods::annotate_event(&mut v, &layers);
+                    writeln!(w, "{v}")?;
+                }
             }
             session.clear_trace();
         }
