@@ -237,7 +237,7 @@ impl Merger {
             self.lossy = true;
             return;
         };
-        if !seen.insert(id.clone()) && l > 0 {
+        if !seen.insert(id.clone()) {
             self.diags.push((
                 l,
                 Diagnostic::error(

@@ -377,3 +377,17 @@ fn unsafe_ids_cannot_be_file_names() {
     let err = folder::write_pack(&p, &d).expect_err("refused");
     assert!(err.contains("`../escape` cannot be a file name"), "{err}");
 }
+
+#[test]
+fn an_id_twice_in_one_layer_is_an_error_there() {
+    let m = "{\"format\": \"townsfolk-pack\", \"version\": 1,\n  \"events\": [{\"id\": \"x\"}, {\"id\": \"x\"}]}";
+    let r = resolve_texts(&[("base.json", BASE), ("mod.json", m)]);
+    let e = errors(&r);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("mod.json:2:34: error: events[1].id: event `x` appears twice"),
+        "{e:?}"
+    );
+    let r = resolve_texts(&[("base.json", m)]);
+    assert_eq!(errors(&r).len(), 1, "{:?}", errors(&r));
+}
