@@ -391,3 +391,30 @@ fn an_id_twice_in_one_layer_is_an_error_there() {
     let r = resolve_texts(&[("base.json", m)]);
     assert_eq!(errors(&r).len(), 1, "{:?}", errors(&r));
 }
+
+/// Hostile layers: every prefix of a mod, and mods whose markers and lists have the wrong
+/// shapes, give diagnostics, never a panic.
+#[test]
+fn broken_layers_never_panic() {
+    let m = r#"{"format": "townsfolk-pack", "version": 1, "extends": ["x"], "name": null,
+      "world": {"npcs": [{"id": "ann", "patch": true, "pos": null}, {"id": "ann", "remove": true}], "bounds": 3},
+      "areas": [{"id": "town", "patch": true, "templates": [{"name": "eat", "remove": true}, {"name": "eat", "remove": true}], "shape": [1]},
+                {"id": "town", "patch": "yes"}, {"id": 3}, 7, {"id": "gone", "remove": true}],
+      "trees": {"not": "a list"}, "events": [{"id": "fair", "patch": true, "after": [{"id": "a"}]}],
+      "editor": [1, 2], "extra": {"deep": [[[[1]]]]}}"#;
+    let r = resolve_texts(&[("base.json", BASE), ("mod.json", m)]);
+    assert!(r.has_errors());
+    for cut in 0..m.len() {
+        if let Some(prefix) = m.get(..cut) {
+            let _ = resolve_texts(&[("base.json", BASE), ("mod.json", prefix)]);
+        }
+    }
+    for cut in (0..BASE.len()).step_by(7) {
+        if let Some(prefix) = BASE.get(..cut) {
+            let _ = resolve_texts(&[("base.json", prefix), ("mod.json", m)]);
+        }
+    }
+    let world_not_object = r#"{"format": "townsfolk-pack", "version": 1, "world": 5}"#;
+    let r = resolve_texts(&[("base.json", world_not_object), ("mod.json", m)]);
+    assert!(r.has_errors());
+}
