@@ -418,3 +418,32 @@ fn broken_layers_never_panic() {
     let r = resolve_texts(&[("base.json", world_not_object), ("mod.json", m)]);
     assert!(r.has_errors());
 }
+
+#[test]
+fn a_folder_pack_can_be_a_mod_and_a_delta_can_be_saved_as_one() {
+    let d = temp("folder-mod");
+    write(&d, "base.json", BASE);
+    let base = crate::pack::load_str(BASE).pack.expect("base");
+    let mut edited = base.clone();
+    edited.events[0].not_before = Some(3);
+    edited.areas.push(crate::pack::AreaDef {
+        id: "park".into(),
+        parent: Some("town".into()),
+        ..base.areas[0].clone()
+    });
+    let doc = delta(&base, &edited);
+    let mut doc = match doc {
+        serde_json::Value::Object(m) => m,
+        other => panic!("not an object: {other}"),
+    };
+    doc.insert("extends".into(), serde_json::json!(["base.json"]));
+    folder::write_doc(&doc, &d.join("modf")).expect("written");
+    assert!(d.join("modf/areas/park.json").is_file());
+    assert!(d.join("modf/events/fair.json").is_file());
+    let r = resolve_files(&[d.join("modf")]);
+    assert_eq!(errors(&r), Vec::<String>::new());
+    assert_eq!(r.pack.as_ref(), Some(&edited));
+    assert_eq!(r.status(AssetKind::Area, "park"), Some(Status::Added));
+    assert_eq!(r.status(AssetKind::Event, "fair"), Some(Status::Changed));
+    assert_eq!(r.status(AssetKind::Area, "town"), Some(Status::Base));
+}
