@@ -255,3 +255,29 @@ pub fn annotate_event(ev: &mut serde_json::Value, layers: &BTreeMap<AssetKey, St
         m.insert("layers".into(), Value::Object(found));
     }
 }
+
+/// The `extends` entry a mod saved at `mod_file` writes to name `base`: the base's path
+/// relative to the mod's folder, with `/` separators (`../daily_life.json`). `None` when
+/// either cannot be found (the mod's folder must exist) or they share no root.
+pub fn extends_entry(mod_file: &std::path::Path, base: &std::path::Path) -> Option<String> {
+    use std::path::Component;
+    let dir = match mod_file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let from = std::fs::canonicalize(dir).ok()?;
+    let to = std::fs::canonicalize(base).ok()?;
+    let (f, t): (Vec<Component>, Vec<Component>) =
+        (from.components().collect(), to.components().collect());
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); f.len() - common];
+    parts.extend(
+        t[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Some(parts.join("/"))
+}

@@ -447,3 +447,20 @@ fn a_folder_pack_can_be_a_mod_and_a_delta_can_be_saved_as_one() {
     assert_eq!(r.status(AssetKind::Event, "fair"), Some(Status::Changed));
     assert_eq!(r.status(AssetKind::Area, "town"), Some(Status::Base));
 }
+
+#[test]
+fn extends_entries_are_relative_to_the_mod() {
+    let s = samples();
+    assert_eq!(
+        extends_entry(&s.join("mods/new_mod.json"), &s.join("daily_life.json")).as_deref(),
+        Some("../daily_life.json")
+    );
+    assert_eq!(
+        extends_entry(&s.join("new_mod.json"), &s.join("mods/third_pub.json")).as_deref(),
+        Some("mods/third_pub.json")
+    );
+    assert_eq!(
+        extends_entry(&s.join("missing/m.json"), &s.join("daily_life.json")),
+        None
+    );
+}
