@@ -290,18 +290,18 @@ pub(super) fn read_doc(dir: &Path, name: &str) -> Result<ReadFolder, Vec<FileDia
             let rel = match file_name(section, &id) {
                 Ok(r) => r,
                 Err(msg) => {
+                    // A listed id must be a file; a stray file with an odd name (`._x.json`
+                    // left by some tools) is skipped with a warning.
+                    let d = match listed_at {
+                        Some(i) => Diagnostic::error(diag::index(section, i), msg),
+                        None => Diagnostic::warning(
+                            section,
+                            format!("{section}/{id}.json ignored: {msg}"),
+                        ),
+                    };
                     diags.push(FileDiagnostic {
                         file: pj_name.clone(),
-                        diagnostic: locate(
-                            &text,
-                            Diagnostic::error(
-                                listed_at.map_or_else(
-                                    || section.to_string(),
-                                    |i| diag::index(section, i),
-                                ),
-                                msg,
-                            ),
-                        ),
+                        diagnostic: locate(&text, d),
                     });
                     continue;
                 }

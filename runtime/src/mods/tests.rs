@@ -464,3 +464,43 @@ fn extends_entries_are_relative_to_the_mod() {
         None
     );
 }
+
+#[test]
+fn a_folder_pack_reports_missing_and_stray_files() {
+    let base = crate::pack::load_str(BASE).pack.expect("base");
+    let d = temp("folder-files");
+    folder::write_pack(&base, &d).expect("written");
+    std::fs::write(d.join("trees/._idle.json"), "junk").expect("stray");
+    let extra =
+        serde_json::json!({"id": "extra", "root": {"id": "w", "type": "wait", "seconds": 1}});
+    std::fs::write(d.join("trees/extra.json"), extra.to_string()).expect("unlisted");
+    let r = resolve_files(std::slice::from_ref(&d));
+    assert_eq!(errors(&r), Vec::<String>::new());
+    let warnings: Vec<String> = r.diagnostics.iter().map(FileDiagnostic::render).collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("trees/._idle.json ignored")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("trees/extra.json is not listed")),
+        "{warnings:?}"
+    );
+    let p = r.pack.as_ref().expect("pack");
+    assert_eq!(
+        p.trees.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+        ["idle", "extra"]
+    );
+    // A listed file that is missing is an error in pack.json.
+    std::fs::remove_file(d.join("areas/town.json")).expect("rm");
+    let e = errors(&resolve_files(std::slice::from_ref(&d)));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("pack.json:")
+            && e[0].contains("lists `town`, but areas/town.json is missing"),
+        "{e:?}"
+    );
+}
