@@ -156,3 +156,33 @@ fn the_debugger_names_the_layer_of_a_mod_asset() {
     assert_eq!(lines[0]["layers"]["area"], m.as_str(), "{}", r.stdout);
     assert!(lines[1].get("layers").is_none(), "{}", r.stdout);
 }
+
+#[test]
+fn validate_run_and_debug_follow_extends_inside_the_mods_folder() {
+    let dir = temp_path("mod-folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        repo_root().join("samples/daily_life.json"),
+        dir.join("base.json"),
+    )
+    .unwrap();
+    let m = std::fs::read_to_string(repo_root().join("samples/mods/third_pub.json"))
+        .unwrap()
+        .replace("../daily_life.json", "base.json");
+    std::fs::write(dir.join("mod.json"), m).unwrap();
+    let mp = dir.join("mod.json");
+    expect_exit(&["validate", p(&mp)], 0);
+    let r = expect_exit(&["run", p(&mp), "--ticks", "5"], 0);
+    assert!(
+        r.stdout.contains("pack `Daily life with a third pub`"),
+        "{}",
+        r.stdout
+    );
+    let script = TempFile::new(
+        "inspect.txt",
+        b"{\"cmd\": \"inspect\", \"area\": \"pub_green\"}\n",
+    );
+    let r = expect_exit(&["debug", p(&mp), "--script", script.s()], 0);
+    assert!(r.stdout.contains("\"ok\":true"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
