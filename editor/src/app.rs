@@ -317,6 +317,8 @@ impl EditorApp {
                 self.save_document_as();
             }
             Action::Export => self.files.open_export(),
+            Action::Import(format) => shell::interop::import_dialog(self, format),
+            Action::ExportBtcpp => shell::interop::open_btcpp_export(self),
             Action::Undo => {
                 let label = self.doc.undo_label().map(str::to_string);
                 if self.doc.undo() {

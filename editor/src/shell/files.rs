@@ -62,6 +62,8 @@ pub(crate) struct Files {
     /// The file changed on disk since we read or saved it.
     pub changed_on_disk: bool,
     pub export: Option<ExportWindow>,
+    /// File ▸ Export ▸ BehaviorTree.CPP XML's window, while open.
+    pub btcpp_export: Option<crate::shell::interop::BtcppExportWindow>,
     /// A file error to show (save failed, cannot open…).
     pub error: Option<String>,
     /// Writes the recovery file of a dirty document every 30 s.
@@ -82,6 +84,7 @@ impl Files {
             watcher: None,
             changed_on_disk: false,
             export: None,
+            btcpp_export: None,
             error: None,
             autosave: io::Autosave::new(io::AUTOSAVE_INTERVAL),
             clock: Clock::default(),
@@ -235,7 +238,7 @@ impl EditorApp {
 }
 
 /// A file name from a pack name ("My town" → "my_town").
-fn file_stem(name: &str) -> String {
+pub(crate) fn file_stem(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {
@@ -383,6 +386,7 @@ pub(crate) fn modals_ui(app: &mut EditorApp, ctx: &egui::Context) {
     unsaved_prompt_ui(app, ctx);
     recovery_ui(app, ctx);
     export_ui(app, ctx);
+    crate::shell::interop::windows_ui(app, ctx);
     if let Some(msg) = app.files.error.clone() {
         let r = egui::Modal::new(egui::Id::new("file_error")).show(ctx, |ui| {
             ui.set_max_width(480.0);
@@ -587,7 +591,7 @@ fn run_export(app: &mut EditorApp, win: &mut ExportWindow) {
 }
 
 /// The errors that refuse an export, one a line (`path: message`).
-fn export_problems(pack: &Pack) -> Vec<String> {
+pub(crate) fn export_problems(pack: &Pack) -> Vec<String> {
     crate::document::run_checks(pack)
         .iter()
         .filter(|d| d.is_error())

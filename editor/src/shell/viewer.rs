@@ -29,6 +29,8 @@ pub(crate) struct Views {
     pub live: NodeIndex,
     /// How many entries of the document's rename log the dock tabs have followed.
     pub renames_seen: usize,
+    /// The last import into the open pack and its report (File ▸ Import).
+    pub import: Option<crate::shell::interop::ImportShown>,
 }
 
 impl Views {
@@ -160,6 +162,12 @@ impl TabViewer for Viewer<'_> {
                     .session
                     .as_ref()
                     .map_or(&[][..], |s| s.problems());
+                crate::shell::interop::problems_section_ui(
+                    ui,
+                    &mut self.views.import,
+                    self.doc.pack(),
+                    self.actions,
+                );
                 problems_ui(
                     ui,
                     self.doc.pack(),
