@@ -127,6 +127,8 @@ impl EditorApp {
 
     pub(crate) fn restart_preview(&mut self) {
         self.preview.restart(self.doc.pack(), self.doc.revision());
+        self.preview
+            .renames_followed_up_to(self.doc.rename_log().len());
     }
 
     /// Pauses and runs exactly one tick.
@@ -418,6 +420,7 @@ impl eframe::App for EditorApp {
         self.handle_keys(&ctx);
         self.views
             .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
+        self.preview.follow_renames(self.doc.rename_log());
 
         if self.dock.find_tab(&Tab::Preview).is_some() {
             let dt = f64::from(ctx.input(|i| i.stable_dt));
@@ -463,6 +466,7 @@ impl eframe::App for EditorApp {
         }
         self.views
             .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
+        self.preview.follow_renames(self.doc.rename_log());
         self.views
             .retain_open(&shell::dock::open_assets(&self.dock));
 

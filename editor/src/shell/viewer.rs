@@ -99,6 +99,23 @@ impl Views {
     }
 }
 
+/// The smallest canvas, in points, that shows the minimap: in a narrower or lower one (a
+/// small window, a large UI scale) the minimap would cover the cards, so it is hidden.
+pub(crate) const MINIMAP_MIN_CANVAS: egui::Vec2 = egui::vec2(640.0, 420.0);
+
+/// Whether a canvas drawn in `rect` last frame has room for the minimap (`None`: not drawn
+/// yet; it shows from the next frame if it fits).
+fn minimap_fits(rect: Option<egui::Rect>) -> bool {
+    rect.is_some_and(|r| r.width() >= MINIMAP_MIN_CANVAS.x && r.height() >= MINIMAP_MIN_CANVAS.y)
+}
+
+impl crate::EditorApp {
+    /// Whether the open tab of `tree` shows its minimap (`None`: no tab of that tree).
+    pub fn tree_minimap_shown(&self, tree: &str) -> Option<bool> {
+        self.views.trees.get(tree).map(|t| t.canvas.minimap())
+    }
+}
+
 /// The shell's tab viewer for one frame.
 pub(crate) struct Viewer<'a> {
     pub doc: &'a mut Document,
@@ -191,6 +208,7 @@ impl TabViewer for Viewer<'_> {
                     .trees
                     .entry(asset.id.clone())
                     .or_insert_with(|| TreeTab::new(&asset.id));
+                tab.canvas.set_minimap(minimap_fits(tab.canvas_rect));
                 let mut requests = Vec::new();
                 let mut cx = ViewCtx {
                     doc: self.doc,
@@ -295,8 +313,14 @@ impl Viewer<'_> {
         }
     }
 
+    /// The live state of the NPC the document calls `npc` (renamed since the preview
+    /// started: looked up under its id in the session).
     fn live_ui(&mut self, ui: &mut egui::Ui, npc: Option<&str>) {
         let revision = self.doc.revision();
+        let npc = npc.and_then(|id| {
+            let session_id = self.preview.aliases.session_id(id)?;
+            Some(crate::shell::live::LiveNpc { session_id, id })
+        });
         live_inspector_ui(
             ui,
             Authored {
