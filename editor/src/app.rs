@@ -302,6 +302,8 @@ impl EditorApp {
         match action {
             Action::New => self.files_request(shell::files::Pending::New),
             Action::OpenDialog => self.files_request(shell::files::Pending::OpenDialog),
+            Action::OpenFolderDialog => self.files_request(shell::files::Pending::OpenFolderDialog),
+            Action::OpenModDialog => self.files_request(shell::files::Pending::OpenModDialog),
             Action::OpenRecent(path) => self.files_request(shell::files::Pending::Open(path)),
             Action::Revert => self.files_request(shell::files::Pending::Revert),
             Action::Quit => {

@@ -16,6 +16,14 @@ pub(crate) enum Purpose {
     Import(ImportFormat),
     /// Where to write the trees as BehaviorTree.CPP XML.
     ExportBtcpp,
+    /// A folder pack to open.
+    OpenFolder,
+    /// The base pack a mod is opened over (a file or a folder pack's `pack.json`).
+    OpenBase,
+    /// The mod opened over the base.
+    OpenMod,
+    /// The folder to export the pack into (one file per asset).
+    ExportFolder,
 }
 
 impl Purpose {
@@ -27,13 +35,23 @@ impl Purpose {
             Purpose::Import(ImportFormat::Btcpp) => "Import trees from BehaviorTree.CPP XML",
             Purpose::Import(ImportFormat::Behavior3) => "Import trees from behavior3 JSON",
             Purpose::ExportBtcpp => "Export the trees as BehaviorTree.CPP XML to",
+            Purpose::OpenFolder => "Open a folder pack",
+            Purpose::OpenBase => "Open a mod over its base: first the base pack",
+            Purpose::OpenMod => "Open a mod over its base: now the mod",
+            Purpose::ExportFolder => "Export the pack as a folder into",
         }
     }
 
     /// The file filter: its name and extensions.
     fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            Purpose::Open | Purpose::SaveAs | Purpose::Export => ("Townsfolk pack", &["json"]),
+            Purpose::Open
+            | Purpose::SaveAs
+            | Purpose::Export
+            | Purpose::OpenBase
+            | Purpose::OpenMod
+            | Purpose::OpenFolder
+            | Purpose::ExportFolder => ("Townsfolk pack", &["json"]),
             Purpose::Import(ImportFormat::Btcpp) | Purpose::ExportBtcpp => {
                 ("BehaviorTree.CPP XML", &["xml"])
             }
@@ -62,7 +80,10 @@ impl FileDialogs for NativeDialogs {
             d = d.set_directory(dir);
         }
         match purpose {
-            Purpose::Open | Purpose::Import(_) => d.pick_file(),
+            Purpose::Open | Purpose::OpenBase | Purpose::OpenMod | Purpose::Import(_) => {
+                d.pick_file()
+            }
+            Purpose::OpenFolder | Purpose::ExportFolder => d.pick_folder(),
             Purpose::SaveAs | Purpose::Export | Purpose::ExportBtcpp => {
                 d.set_file_name(file_name).save_file()
             }

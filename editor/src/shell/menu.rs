@@ -43,6 +43,22 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
                 Action::OpenDialog,
                 actions,
             );
+            item_ui(
+                ui,
+                "Open Folder Pack…",
+                None,
+                true,
+                Action::OpenFolderDialog,
+                actions,
+            );
+            item_ui(
+                ui,
+                "Open Mod over Base…",
+                None,
+                true,
+                Action::OpenModDialog,
+                actions,
+            );
             ui.menu_button("Open Recent", |ui| {
                 let recent = app.files.recent_paths();
                 if recent.is_empty() {

@@ -30,6 +30,10 @@ use problems::Located;
 pub(crate) enum Action {
     New,
     OpenDialog,
+    /// File ▸ Open Folder Pack…
+    OpenFolderDialog,
+    /// File ▸ Open Mod over Base… (the base, then the mod).
+    OpenModDialog,
     OpenRecent(PathBuf),
     Save,
     SaveAs,

@@ -31,6 +31,10 @@ pub(crate) struct Views {
     pub renames_seen: usize,
     /// The last import into the open pack and its report (File ▸ Import).
     pub import: Option<crate::shell::interop::ImportShown>,
+    /// The open document is a mod over its bases, or a folder pack: how to save it.
+    pub layered: Option<crate::io::Layered>,
+    /// What the mod adds or changes, for the document revision it was computed at.
+    pub mod_marks: Option<(u64, crate::shell::assets::Marks)>,
 }
 
 impl Views {
@@ -116,6 +120,19 @@ impl crate::EditorApp {
     }
 }
 
+/// Computes what the mod adds or changes again when the document changed (nothing for a
+/// document that is not a mod).
+fn refresh_mod_marks(views: &mut Views, doc: &Document) {
+    let Some(base) = views.layered.as_ref().and_then(|l| l.base.as_ref()) else {
+        views.mod_marks = None;
+        return;
+    };
+    let revision = doc.revision();
+    if views.mod_marks.as_ref().is_none_or(|(r, _)| *r != revision) {
+        views.mod_marks = Some((revision, crate::io::asset_marks(base, doc.pack())));
+    }
+}
+
 /// The shell's tab viewer for one frame.
 pub(crate) struct Viewer<'a> {
     pub doc: &'a mut Document,
@@ -164,11 +181,22 @@ impl TabViewer for Viewer<'_> {
                     Some(Tab::Asset(a)) => Some(a.clone()),
                     _ => None,
                 };
+                refresh_mod_marks(self.views, self.doc);
+                let layers = match (&self.views.layered, &self.views.mod_marks) {
+                    (Some(l), Some((_, marks))) if l.base.is_some() => {
+                        Some(crate::shell::assets::ModLayers {
+                            layers: &l.layers,
+                            marks,
+                        })
+                    }
+                    _ => None,
+                };
                 asset_browser_ui(
                     ui,
                     &mut self.views.browser,
                     self.doc.pack(),
                     open.as_ref(),
+                    layers,
                     self.actions,
                 );
             }
