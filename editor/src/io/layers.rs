@@ -97,11 +97,18 @@ fn document_diagnostics(r: &Resolved) -> Vec<Diagnostic> {
             continue;
         }
         let mut d = d.clone();
-        d.path = if d.path.is_empty() {
+        let at = if d.path.is_empty() {
             fd.file.clone()
         } else {
             format!("{}: {}", fd.file, d.path)
         };
+        if r.pack.is_some() {
+            d.path = at;
+        } else {
+            // Nothing could be merged: a problem of the whole document (named in the text).
+            d.message = format!("{at}: {}", d.message);
+            d.path = String::new();
+        }
         out.push(d);
     }
     out
