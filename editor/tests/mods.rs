@@ -6,6 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use common::{by_label_on_row, copy_sample, harness, has, menu, temp_dir};
 use egui_kittest::Harness;
@@ -179,6 +180,16 @@ fn export_as_a_folder_then_open_and_save_the_folder_pack() {
     expected.editor = Default::default();
     assert_eq!(h.state().pack(), &expected);
     rename_tree_display(&mut h, "patrol", "Night patrol");
+    // A change of pack.json too (the watched file).
+    let comment = h.state().pack().comment.clone();
+    h.state_mut()
+        .document_mut()
+        .apply(Edit::PackInfo {
+            name: "Guards at night".into(),
+            comment,
+        })
+        .expect("a valid edit");
+    h.run_steps(2);
     menu(&mut h, "File", "Save");
     assert!(!h.state().document().is_dirty(), "saved");
     assert_ne!(read(&patrol), patrol_before);
@@ -187,4 +198,27 @@ fn export_as_a_folder_then_open_and_save_the_folder_pack() {
     assert!(!out.join("guards_folder.json").exists());
     let r = mods::resolve_files(std::slice::from_ref(&out));
     assert_eq!(r.pack.as_ref(), Some(h.state().pack()));
+
+    // Our own save is not a change on disk; another program's edit of pack.json is.
+    assert!(!wait_for_label(&mut h, "The file changed on disk.", 1.5));
+    let head = out.join("pack.json");
+    assert!(read(&head).contains("Guards at night"));
+    let edited = read(&head).replacen("\"Guards at night\"", "\"Renamed outside\"", 1);
+    assert_ne!(edited, read(&head));
+    std::fs::write(&head, edited).expect("write");
+    assert!(wait_for_label(&mut h, "The file changed on disk.", 10.0));
+}
+
+/// Runs frames (real time passing, for the file watcher) until `text` shows, for at most
+/// `secs` seconds.
+fn wait_for_label(h: &mut Harness<'_, EditorApp>, text: &str, secs: f32) -> bool {
+    let end = Instant::now() + Duration::from_secs_f32(secs);
+    while Instant::now() < end {
+        h.run_steps(1);
+        if has(h, text) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
 }

@@ -135,7 +135,25 @@ pub fn save_layered(layered: &Layered, pack: &Pack, dest: &Path) -> Result<(), I
             }
         }
         (None, true) => folder::write_pack(pack, dest).map_err(folder_error),
-        (None, false) => super::save(dest, pack),
+        (None, false) => return super::save(dest, pack),
+    }?;
+    if layered.folder {
+        // Our own write: the watcher of the folder's pack.json must not report it.
+        let head = dest.join(folder::PACK_JSON);
+        if let Ok(text) = std::fs::read_to_string(&head) {
+            super::watch::note_own_write(&head, &text);
+        }
+    }
+    Ok(())
+}
+
+/// Watches a pack for changes made by other programs: a file, or a folder pack's
+/// `pack.json` (its envelope and world; the asset files are not watched).
+pub fn watch_pack(path: &Path) -> Result<super::Watcher, IoError> {
+    if path.is_dir() {
+        super::Watcher::new(&path.join(folder::PACK_JSON))
+    } else {
+        super::Watcher::new(path)
     }
 }
 

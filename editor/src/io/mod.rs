@@ -31,7 +31,7 @@ pub use files::{IoError, open, open_built, save, save_document, save_document_as
 pub use interop::{
     BtcppExportError, ImportFormat, TreeImport, TreeImportError, export_btcpp, import_trees,
 };
-pub use layers::{Layered, Mark, asset_marks, is_layered, open_layered, save_layered};
+pub use layers::{Layered, Mark, asset_marks, is_layered, open_layered, save_layered, watch_pack};
 pub use recent::Recent;
 pub use recovery::{
     AUTOSAVE_INTERVAL, Autosave, Recovery, discard_recovery, find_recovery, recovery_path,

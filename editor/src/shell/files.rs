@@ -213,7 +213,7 @@ impl EditorApp {
         self.files.changed_on_disk = false;
         self.files.autosave =
             io::Autosave::starting_at(io::AUTOSAVE_INTERVAL, self.files.clock.now());
-        self.files.watcher = self.doc.path().and_then(|p| io::Watcher::new(p).ok());
+        self.files.watcher = self.doc.path().and_then(|p| io::watch_pack(p).ok());
         self.restart_preview();
     }
 
@@ -286,7 +286,7 @@ impl EditorApp {
                 discard_recovery(self, old_path.as_deref());
                 if old_path.as_deref() != Some(path) {
                     self.doc.set_path(Some(path.to_path_buf()));
-                    self.files.watcher = io::Watcher::new(path).ok();
+                    self.files.watcher = io::watch_pack(path).ok();
                 }
                 self.doc.mark_saved();
                 discard_recovery(self, Some(path));
