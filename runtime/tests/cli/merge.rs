@@ -186,3 +186,12 @@ fn validate_run_and_debug_follow_extends_inside_the_mods_folder() {
     assert!(r.stdout.contains("\"ok\":true"), "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn fmt_refuses_a_mod_rather_than_drop_its_extends() {
+    let m = std::fs::read(repo_root().join("samples/mods/third_pub.json")).unwrap();
+    let f = TempFile::new("fmt_mod.json", &m);
+    let r = expect_exit(&["fmt", "--drop-unknown", f.s()], 1);
+    assert!(r.stderr.contains("it is a mod"), "{}", r.all());
+    assert_eq!(std::fs::read(&f.0).unwrap(), m, "the mod was rewritten");
+}

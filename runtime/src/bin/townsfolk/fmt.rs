@@ -37,6 +37,14 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
     }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let loaded = program::load_bytes(&bytes);
+    if loaded.unknown_fields.iter().any(|f| f == "extends") {
+        // Formatting a mod as a pack would drop its `extends` and its patch markers.
+        errln!(
+            "{}: not formatted: it is a mod (it has `extends`); fmt formats whole packs and folder packs",
+            path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
     let Some(p) = loaded.pack.as_ref().filter(|_| !loaded.lossy) else {
         print_diags(path, &loaded.diagnostics);
         errln!(
