@@ -87,6 +87,33 @@ pub(crate) fn locate_path(pack: &Pack, path: &str) -> Option<Located> {
     })
 }
 
+/// Where a diagnostic points: its machine path, checked against the asset id its named path
+/// shows (`world.npcs[3] (cat).tree`). The paths are the text's; a pack read with losses
+/// lacks the items that failed to read, so an index can name another asset there: then the
+/// asset is found by that id, and an asset that is not in the pack is nowhere.
+pub(crate) fn locate_diagnostic(pack: &Pack, d: &Diagnostic) -> Option<Located> {
+    let at = locate_path(pack, &d.path);
+    let Some(id) = d
+        .named_path
+        .as_deref()
+        .and_then(|n| n.split_once("] ("))
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(id, _)| id)
+    else {
+        return at;
+    };
+    if at.as_ref().is_some_and(|a| a.asset.id == id) {
+        return at;
+    }
+    let (kind, rest) = AssetKind::ALL.iter().find_map(|&k| {
+        let rest = d.path.strip_prefix(k.json_path())?;
+        rest.starts_with('[').then_some((k, rest))
+    })?;
+    let i = kind.ids(pack).iter().position(|x| *x == id)?;
+    let after = &rest[rest.find(']')? + 1..];
+    locate_path(pack, &format!("{}[{i}]{after}", kind.json_path()))
+}
+
 /// Follows `root.children[i].children[j]…` and returns the last node reached.
 fn deepest_node(root: &Node, rest: &[Seg<'_>]) -> Option<String> {
     if rest.first() != Some(&Seg::Key("root")) {
@@ -203,7 +230,7 @@ fn diagnostic_row_ui(ui: &mut egui::Ui, pack: &Pack, d: &Diagnostic, actions: &m
     } else {
         ui.visuals().text_color()
     });
-    match locate_path(pack, &d.path) {
+    match locate_diagnostic(pack, d) {
         Some(at) => {
             let tip = match &at.item {
                 Some(item) => format!(
@@ -306,6 +333,34 @@ mod tests {
         );
         let at = locate_path(&p, &d.path).expect("in a tree");
         assert_eq!(at.item.as_deref(), Some(child.as_str()));
+    }
+
+    /// A load with losses: tree 0 fails to read, so the pack's trees are the text's from 1 on.
+    /// The diagnostics' paths are the text's; the panel still opens the tree they name.
+    #[test]
+    fn a_lossy_load_selects_the_asset_the_diagnostic_names() {
+        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "p", "world": {},
+          "trees": [{"id": "bad", "root": {"id": "x", "type": "sequnce"}},
+                    {"id": "good", "root": {"id": "w", "type": "wait", "seconds": -1}}]}"#;
+        let loaded = townsfolk_runtime::program::load_str(text);
+        assert!(loaded.lossy);
+        let p = loaded.pack.expect("the rest reads");
+        let wait = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("duration"))
+            .expect("the bad wait is reported");
+        assert_eq!(wait.path, "trees[1].root.seconds");
+        let at = locate_diagnostic(&p, wait).expect("tree `good` is in the pack");
+        assert_eq!(at.asset, AssetRef::tree("good".to_string()));
+        assert_eq!(at.item.as_deref(), Some("w"));
+        // The tree that failed to read is not in the pack: its error opens nothing.
+        let typo = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("sequnce"))
+            .expect("the typo is reported");
+        assert_eq!(locate_diagnostic(&p, typo), None);
     }
 
     #[test]

@@ -815,6 +815,47 @@ fn corpus_skipped_tree_follow_ons() {
     );
 }
 
+/// The case: `"sequnce"` in `daily_life.json`'s `cycle4`. Three NPCs run `cycle4`;
+/// before, each was an "unknown tree `cycle4`" error printed before the real one.
+#[test]
+fn a_typo_in_a_sample_tree_is_its_error_and_one_note() {
+    let text = std::fs::read_to_string(repo_root().join("samples/daily_life.json")).unwrap();
+    let was = "\"id\": \"cycle4_sleep_22\",\n            \"type\": \"sequence\"";
+    assert!(text.contains(was), "the sample changed");
+    let bad = text.replacen(was, &was.replace("sequence", "sequnce"), 1);
+    let f = TempFile::new("daily_life_sequnce.json", bad.as_bytes());
+    let r = expect_exit(&["validate", f.s()], 1);
+    let ds = diags(f.s(), &r.all());
+    let got: Vec<(&str, &str)> = ds
+        .iter()
+        .map(|d| (d.severity.as_str(), d.shown.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "error",
+                "trees[0] (cycle4).root.children[1] (cycle4_sleep_22).type"
+            ),
+            ("note", "trees[0] (cycle4)"),
+        ],
+        "{}",
+        r.all()
+    );
+    assert!(
+        ds[0].message.contains("did you mean `sequence`"),
+        "{:?}",
+        ds[0]
+    );
+    for npc in [
+        "world.npcs[0] (ada).tree",
+        "world.npcs[1] (bo).tree",
+        "world.npcs[4] (ed).tree",
+    ] {
+        assert!(ds[1].message.contains(npc), "{npc}: {:?}", ds[1]);
+    }
+}
+
 // ---- paths that name ids ----
 
 /// The text output shows each list element's id after its index; `--format json` keeps the
