@@ -9,8 +9,9 @@
 //!
 //! A check is a follow-on of a skipped item when the name it is about (the first
 //! `` `name` `` of its message) is written in that item: its id, a variable it declares, a
-//! name in one of its strings or keys. They come back, as real problems or not at all, once
-//! the item reads.
+//! name in one of its strings or keys; when the world's own fields could not be read, every
+//! check is (bounds, clock, NPCs, objects are all missing). They come back, as real problems
+//! or not at all, once the item reads.
 
 use std::collections::BTreeSet;
 
@@ -109,9 +110,17 @@ impl Skips {
         let written = self.written(text);
         let mut shown = Vec::with_capacity(checks.len());
         let mut held: Vec<Vec<Diagnostic>> = vec![Vec::new(); self.0.len()];
+        // Without the world (its clock, bounds, flags, NPCs and objects) every check of the
+        // rest is suspect: all wait for it.
+        let world = self
+            .0
+            .iter()
+            .position(|k| k.list == "world" && k.index.is_none());
         for d in checks {
             let subject = first_ticked(&d.message);
-            match subject.and_then(|s| written.iter().position(|w| w.names.contains(s))) {
+            let by = world
+                .or_else(|| subject.and_then(|s| written.iter().position(|w| w.names.contains(s))));
+            match by {
                 Some(k) => held[k].push(d),
                 None => shown.push(d),
             }
@@ -121,9 +130,20 @@ impl Skips {
                 continue;
             }
             diag::locate_all(text, &mut held);
-            let what = match &w.id {
-                Some(id) => format!("{} `{id}`", skip.kind()),
-                None => format!("this {}", skip.kind()),
+            let (what, about) = match &w.id {
+                _ if skip.list == "world" && skip.index.is_none() => (
+                    "the world".to_string(),
+                    "of the rest of the pack (which needs its bounds, clock, flags, NPCs and \
+                     objects)",
+                ),
+                Some(id) => (
+                    format!("{} `{id}`", skip.kind()),
+                    "about names it declares or uses",
+                ),
+                None => (
+                    format!("this {}", skip.kind()),
+                    "about names it declares or uses",
+                ),
             };
             let n = held.len();
             let mut list: Vec<String> = held
@@ -142,8 +162,8 @@ impl Skips {
             let mut note = Diagnostic::note(
                 path,
                 format!(
-                    "{what} could not be read and was left out, so {} about names it \
-                     declares or uses {} not shown until it reads: {}",
+                    "{what} could not be read and was left out, so {} {about} {} not shown \
+                     until it reads: {}",
                     if n == 1 {
                         "1 problem".to_string()
                     } else {

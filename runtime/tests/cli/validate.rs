@@ -52,6 +52,7 @@ const CORPUS: &[&str] = &[
     "unknown_field_typo.json",
     "unknown_node_type.json",
     "weights_mismatch.json",
+    "world_unreadable.json",
     "wrong_format.json",
     "wrong_type_node_param.json",
     "wrong_type_speed.json",
@@ -853,6 +854,34 @@ fn a_typo_in_a_sample_tree_is_its_error_and_one_note() {
         "world.npcs[4] (ed).tree",
     ] {
         assert!(ds[1].message.contains(npc), "{npc}: {:?}", ds[1]);
+    }
+}
+
+/// The world's own fields fail to read (`"dt": "fast"`): without its bounds and NPCs, the
+/// area that is inside the pack's bounds and the NPC the tree walks to would be errors; they
+/// wait in the note.
+#[test]
+fn corpus_world_unreadable() {
+    let file = corpus("world_unreadable.json");
+    let file = p(&file);
+    check_bad_file(
+        file,
+        Expect {
+            line: Some(7),
+            col: Some(11),
+            path: Some("world.dt"),
+            msg: &["expected a number, found the string \"fast\""],
+        },
+    );
+    let r = expect_exit(&["validate", file], 1);
+    let ds = diags(file, &r.all());
+    assert_eq!(ds.len(), 2, "{}", r.all());
+    assert_eq!(
+        (ds[1].severity.as_str(), ds[1].path.as_str()),
+        ("note", "world")
+    );
+    for held in ["trees[0] (t).root.target.npc", "areas[0] (far).shape"] {
+        assert!(ds[1].message.contains(held), "{held}: {}", ds[1].message);
     }
 }
 
