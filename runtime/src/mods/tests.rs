@@ -86,7 +86,7 @@ fn patching_or_removing_what_no_base_has_is_an_error_in_the_mod() {
     let r = resolve_texts(&[("base.json", BASE), ("mod.json", m)]);
     assert_eq!(
         errors(&r),
-        ["mod.json:2:13: error: trees[0]: patches tree `nope`, which no base has"]
+        ["mod.json:2:13: error: trees[0] (nope): patches tree `nope`, which no base has"]
     );
 }
 
@@ -97,7 +97,10 @@ fn semantic_errors_are_located_in_the_layer_that_made_the_asset() {
     let e = errors(&r);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].starts_with("mod.json:4:"), "{e:?}");
-    assert!(e[0].contains("areas[0].templates[0].tree"), "{e:?}");
+    assert!(
+        e[0].contains("areas[0] (town).templates[0] (rest).tree"),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -360,7 +363,7 @@ fn folder_diagnostics_name_the_asset_file() {
     assert!(!e.is_empty(), "{e:?}");
     let shown = d.join("areas/town.json").display().to_string();
     assert!(e[0].starts_with(&format!("{shown}:")), "{e:?}");
-    assert!(e[0].contains(": templates[0].tree:"), "{e:?}");
+    assert!(e[0].contains(": templates[0] (rest).tree:"), "{e:?}");
 }
 
 #[test]

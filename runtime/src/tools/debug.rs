@@ -109,8 +109,12 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             let mut def = obj.clone();
             def.remove("cmd");
             def.entry("id").or_insert(json!(0));
-            let def: BreakpointDef = serde_json::from_value(Value::Object(def))
-                .map_err(|e| format!("bad breakpoint: {e}"))?;
+            let def: BreakpointDef = serde_json::from_value(Value::Object(def)).map_err(|e| {
+                format!(
+                    "bad breakpoint: {}",
+                    crate::pack::user_words(&e.to_string())
+                )
+            })?;
             // Fields a breakpoint does not have were ignored by the reader: refuse them.
             let read = serde_json::to_value(&def).unwrap_or(Value::Null);
             let mut known = vec!["cmd", "id", "enabled", "npc", "condition"];

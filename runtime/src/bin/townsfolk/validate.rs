@@ -7,8 +7,9 @@ use super::*;
 
 /// Check packs: every problem with its line, column and JSON path.
 ///
-/// Prints every problem as `file:line:col: severity: json.path: message`. Exits 1 when any
-/// pack has an error.
+/// Prints every problem as `file:line:col: severity: json.path: message`, the path naming
+/// the id of each list element (`trees[0] (cycle4).root`). Exits 1 when any pack has an
+/// error.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   townsfolk validate samples/guards.json samples/plaza.json
@@ -19,7 +20,8 @@ pub(super) struct Args {
     #[arg(required = true, value_name = "PACK")]
     packs: Vec<PathBuf>,
     /// Output format: `text` (one line per problem, a summary per pack on stderr) or
-    /// `json` (one array of every problem, each with its `file`).
+    /// `json` (one array of every problem, each with its `file`; `path` is the machine path,
+    /// `named_path` the one shown, when some element on it has an id).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// A base pack to layer each pack on (repeatable, lowest first): lets a mod extend a base
@@ -29,6 +31,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
+    use townsfolk_runtime::pack::Severity;
     let Args {
         packs,
         format,
@@ -44,10 +47,21 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
                 for d in &loaded.diagnostics {
                     outln!("{}", d.render());
                 }
-                let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
-                let warnings = loaded.diagnostics.len() - errors;
+                let count = |s: Severity| {
+                    loaded
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.diagnostic.severity == s)
+                        .count()
+                };
+                let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+                let notes = match count(Severity::Note) {
+                    0 => String::new(),
+                    1 => ", 1 note".to_string(),
+                    n => format!(", {n} notes"),
+                };
                 errln!(
-                    "{}: {} error{}, {} warning{}",
+                    "{}: {} error{}, {} warning{}{notes}",
                     path.display(),
                     errors,
                     if errors == 1 { "" } else { "s" },
