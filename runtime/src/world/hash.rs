@@ -263,6 +263,8 @@ fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
             c.silent_since,
             c.multi_since,
             c.speak_since,
+            c.spoke_until,
+            c.entered_at,
             c.pre_trp_at,
             c.segment_end,
             c.trp_wait,

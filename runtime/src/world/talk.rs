@@ -116,6 +116,10 @@ pub struct Char {
     pub counters: CharCounters,
     /// Start tick of its own speech.
     pub speak_since: u64,
+    /// Tick its last speech ended (0: never), and tick it last entered a conversation:
+    /// the observer-level gap statistics (not part of its view).
+    pub spoke_until: u64,
+    pub entered_at: u64,
     /// Since when nobody in its view (itself included) speaks.
     pub silent_since: u64,
     /// Since when more than one member speaks at once (0: not now).
@@ -179,6 +183,8 @@ impl Char {
             silent_since: 0,
             multi_since: 0,
             speak_since: 0,
+            spoke_until: 0,
+            entered_at: 0,
             pre_trp_at: 0,
             segment_end: 0,
             started_at_trp: false,
@@ -210,7 +216,11 @@ impl Char {
 pub struct RunStats {
     /// Ticks simulated while the layer was active.
     pub ticks: u64,
-    /// Gaps between turns, counted by bucket: < 0.25 s, < 0.5, < 1, < 2, < 4, ≥ 4 s.
+    /// Gaps between turns, counted by bucket: < 0.25 s, < 0.5, < 1, < 2, < 4, ≥ 4 s. A gap
+    /// is measured as an observer (or the trace) sees it: a turn (not a continuation)
+    /// starts while no member of the starter's view speaks; its gap is the time since the
+    /// latest end of speech of the starter or those members, if that end came after the
+    /// starter entered its conversation.
     pub gaps: [u64; 6],
     pub gap_ticks: u64,
     pub gap_count: u64,

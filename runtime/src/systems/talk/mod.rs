@@ -171,9 +171,12 @@ impl Cx<'_, '_, '_> {
     }
     /// `i` enters a conversation: an event for the trace and the counters.
     fn entered(&mut self, i: u32, with: u32) {
-        self.cm(i).counters.joins += 1;
         let now = self.now;
-        self.cm(i).silent_since = now;
+        let c = self.cm(i);
+        c.counters.joins += 1;
+        c.entered_at = now;
+        // Silent since now, unless it joined someone speaking.
+        c.silent_since = if c.speakers.is_empty() { now } else { 0 };
         self.emit(
             i,
             TraceEvent::GroupJoin {

@@ -693,3 +693,108 @@ fn counting_sorts_order_triples_like_sort_unstable() {
     }
     assert_eq!(v, want);
 }
+
+/// Gaps between turns computed from a duo's trace (nobody else can be in either's group):
+/// a turn (a start of speech that is not a continuation) beginning while the other does not
+/// speak, after the latest end of speech since the starter entered its conversation.
+/// Returns the histogram (buckets of [`GAP_BUCKETS`]), the count and the summed ticks.
+fn duo_trace_gaps(trace: &[TraceEvent], dt: f64) -> ([u64; 6], u64, u64) {
+    let mut speaking = [false; 2];
+    let mut joined = [0u64; 2];
+    let mut last_end: Option<u64> = None;
+    let (mut hist, mut count, mut sum) = ([0u64; 6], 0u64, 0u64);
+    for e in trace {
+        match *e {
+            TraceEvent::GroupJoin { tick, npc, .. } => joined[npc as usize] = tick,
+            TraceEvent::SpeakStart {
+                tick,
+                npc,
+                continued,
+                ..
+            } => {
+                let other = 1 - npc as usize;
+                if let Some(end) = last_end
+                    && !continued
+                    && !speaking[other]
+                    && end >= joined[npc as usize]
+                    && tick > end
+                {
+                    let gap = tick - end;
+                    let secs = gap as f64 * dt;
+                    let b = GAP_BUCKETS
+                        .iter()
+                        .position(|&u| secs < u)
+                        .unwrap_or(GAP_BUCKETS.len());
+                    hist[b] += 1;
+                    count += 1;
+                    sum += gap;
+                }
+                speaking[npc as usize] = true;
+            }
+            TraceEvent::SpeakEnd { tick, npc } => {
+                speaking[npc as usize] = false;
+                last_end = Some(tick);
+            }
+            _ => {}
+        }
+    }
+    (hist, count, sum)
+}
+
+/// Bug (a) of issue 14: `townsfolk talk` measured a "gap" from the new speaker's stale
+/// `silent_since` (never cleared when someone started), i.e. about the previous turn's
+/// length: 1 % of gaps under 0.5 s where the trace shows 93 %.
+#[test]
+fn talk_reports_the_gaps_the_trace_shows() {
+    let chars = [
+        ("a", [20.0, 20.0], [0.7, 0.6, 0.5, 0.6, 0.4]),
+        ("b", [21.0, 20.5], [0.6, 0.5, 0.5, 0.5, 0.5]),
+    ];
+    for aware in [true, false] {
+        let p = pack(&chars, aware);
+        let mut short = 0u64;
+        let mut all = 0u64;
+        for seed in 0..4 {
+            let mut s = Session::from_pack(&p, seed).expect("valid pack");
+            s.set_tracing(true);
+            s.run(3000);
+            let (hist, count, sum) = duo_trace_gaps(s.trace(), s.program().dt);
+            let r = metrics::report(s.program(), s.world()).run;
+            let reported: Vec<u64> = r.gap_histogram.iter().map(|(_, n)| *n).collect();
+            assert_eq!(reported, hist, "seed {seed}, aware {aware}: histogram");
+            assert_eq!(r.gap_count, count, "seed {seed}, aware {aware}: count");
+            let mean = if count == 0 {
+                0.0
+            } else {
+                sum as f64 / count as f64 * s.program().dt
+            };
+            assert!(
+                (r.gap_mean_seconds - mean).abs() < 1e-9,
+                "seed {seed}: mean {} reported, {mean} in the trace",
+                r.gap_mean_seconds
+            );
+            short += hist[0] + hist[1];
+            all += count;
+        }
+        // Its own view agrees: nobody is silent while it believes someone speaks.
+        let mut s = Session::from_pack(&p, 9).expect("valid pack");
+        for _ in 0..3000 {
+            s.step();
+            for (i, c) in s.world().talk.chars.iter().enumerate() {
+                assert!(
+                    c.speakers.is_empty() || c.silent_since == 0,
+                    "tick {}: {i} hears {:?} but is silent since {}",
+                    s.tick(),
+                    c.speakers,
+                    c.silent_since
+                );
+            }
+        }
+        // A duo answers quickly: most turns follow the previous one within 0.5 s.
+        assert!(all >= 40, "aware {aware}: only {all} gaps");
+        assert!(
+            short * 2 > all,
+            "aware {aware}: {short} of {all} gaps under 0.5 s"
+        );
+    }
+}
