@@ -313,24 +313,37 @@ fn noise_from_a_nearby_group_pushes_groups_apart_or_splits_them() {
         p.casts[0].join_radius = 1.5; // each pair finds only its partner
         p
     };
-    let heard = |p: &Pack| -> (f64, u64) {
+    // The step away fades once the noise is out of earshot: sample it during the run.
+    let heard = |p: &Pack| -> (f64, u64, f64) {
         let mut noise_away = 0.0;
         let mut leaves = 0;
+        let mut apart = 0.0;
         for seed in 0..6 {
-            let s = run(p, seed, 120);
+            let mut s = Session::from_pack(p, seed).expect("valid pack");
+            for _ in 0..120 {
+                s.run(10);
+                for c in &s.world().talk.chars {
+                    noise_away += c.away.length();
+                }
+            }
             for c in &s.world().talk.chars {
-                noise_away += c.away.length();
                 leaves += c.counters.leaves;
             }
+            let pos = &s.world().pos;
+            apart += ((pos[2] + pos[3]) * 0.5).distance((pos[0] + pos[1]) * 0.5);
         }
-        (noise_away, leaves)
+        (noise_away, leaves, apart / 6.0)
     };
-    let (near_away, near_leaves) = heard(&make(3.0));
-    let (far_away, far_leaves) = heard(&make(40.0));
+    let (near_away, near_leaves, near_apart) = heard(&make(3.0));
+    let (far_away, far_leaves, _) = heard(&make(40.0));
     assert_eq!(far_away, 0.0, "nobody hears a group 40 units away");
     assert!(
         near_away > 1.0,
         "near groups step away from each other: {near_away}"
+    );
+    assert!(
+        near_apart > 4.0,
+        "pairs 3 units apart end {near_apart:.1} apart on average"
     );
     assert!(
         near_leaves > far_leaves,
@@ -797,4 +810,57 @@ fn talk_reports_the_gaps_the_trace_shows() {
             "aware {aware}: {short} of {all} gaps under 0.5 s"
         );
     }
+}
+
+/// Bug (b) of issue 14: a position-aware group with nobody else in earshot walked away
+/// (40–60 units in a few minutes): the `away` offset grew from the hearer's own disagreeing
+/// view of its group (its own group's speakers heard as noise), never decayed and was not
+/// reset when it was left alone.
+#[test]
+fn a_group_with_no_noise_stays_where_it_gathered() {
+    let mut chars = Vec::new();
+    for (g, base) in [(0, 10.0), (1, 109.0)] {
+        for k in 0..3 {
+            let pos = [base + k as f64, base + (k % 2) as f64 * 2.0];
+            chars.push((format!("g{g}_{k}"), pos, [0.8, 0.6, 0.5, 0.5, 0.5]));
+        }
+    }
+    let p = pack(&as_refs(&chars), true);
+    let start: Vec<Vec2> = p
+        .world
+        .npcs
+        .iter()
+        .map(|n| Vec2::new(n.pos.x, n.pos.y))
+        .collect();
+    let centre = |ix: std::ops::Range<usize>, pos: &[Vec2]| {
+        let n = ix.len() as f64;
+        ix.map(|i| pos[i]).fold(Vec2::ZERO, |a, b| a + b) * (1.0 / n)
+    };
+    let mut worst: f64 = 0.0;
+    let mut talked = 0;
+    for seed in 0..6 {
+        let mut s = Session::from_pack(&p, seed).expect("valid pack");
+        for _ in 0..60 {
+            s.run(50);
+            for g in [0..3, 3..6] {
+                let here = centre(g.clone(), &s.world().pos);
+                worst = worst.max(here.distance(centre(g.clone(), &start)));
+                for i in g.clone() {
+                    worst = worst.max(s.world().pos[i].distance(here) - 2.5);
+                }
+            }
+        }
+        talked += s
+            .world()
+            .talk
+            .chars
+            .iter()
+            .filter(|c| c.counters.turns > 0)
+            .count();
+    }
+    assert!(talked >= 18, "only {talked} characters spoke");
+    assert!(
+        worst < 3.0,
+        "a group with nobody in earshot moved {worst:.1} units from where it gathered"
+    );
 }

@@ -267,6 +267,7 @@ impl Cx<'_, '_, '_> {
         c.want_turn = false;
         c.pending_start = 0;
         c.addressee = NONE;
+        c.away = Vec2::ZERO;
         let cast = c.cast;
         if cast != NONE && self.p.talk.casts[cast as usize].position_aware {
             self.w.npcs[i as usize].target = None;
