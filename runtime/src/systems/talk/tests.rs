@@ -107,7 +107,7 @@ fn totals(pack: &Pack, seeds: std::ops::Range<u64>, seconds: u64) -> Vec<CharCou
     for seed in seeds {
         let s = run(pack, seed, seconds);
         for (t, c) in sum.iter_mut().zip(&s.world().talk.chars) {
-            let k = c.counters;
+            let k = c.counters_at(s.tick());
             t.talk_ticks += k.talk_ticks;
             t.conv_ticks += k.conv_ticks;
             t.turns += k.turns;
@@ -153,7 +153,7 @@ fn talkative_characters_talk_a_larger_share() {
         .filter(|&seed| {
             let s = run(&p, seed, 300);
             let c = &s.world().talk.chars;
-            c[hi].counters.talk_ticks > c[lo].counters.talk_ticks
+            c[hi].counters_at(s.tick()).talk_ticks > c[lo].counters_at(s.tick()).talk_ticks
         })
         .count();
     assert!(
@@ -863,4 +863,60 @@ fn a_group_with_no_noise_stays_where_it_gathered() {
         worst < 3.0,
         "a group with nobody in earshot moved {worst:.1} units from where it gathered"
     );
+}
+
+/// Flat costs (issue 14 item 5): a character has a turn only when mail comes or a clock
+/// is due (`TalkState::wake`); no clock may come due without one, and between events an
+/// idle character is not visited (its cycle clock is not even looked at outside a
+/// conversation).
+#[test]
+fn characters_are_woken_exactly_when_a_clock_is_due() {
+    let chars = ring(8, |i| [0.3 + 0.08 * i as f64, 0.6, 0.5, 0.5, 0.5]);
+    for aware in [true, false] {
+        let p = pack(&as_refs(&chars), aware);
+        let mut s = Session::from_pack(&p, 5).expect("valid pack");
+        let (mut idle_skipped, mut turns) = (0u64, 0u64);
+        for _ in 0..4000 {
+            s.step();
+            let now = s.tick();
+            let t = &s.world().talk;
+            for (i, c) in t.chars.iter().enumerate() {
+                let wake = t.wake[i];
+                if c.cast == NONE {
+                    assert_eq!(wake, u64::MAX);
+                    continue;
+                }
+                let ctx = format!("tick {now}, character {i}: {c:?}");
+                assert!(c.next_plan > now, "planner missed: {ctx}");
+                let mut due = c.next_plan;
+                if c.in_conversation() {
+                    assert!(c.next_cycle > now, "cycle missed: {ctx}");
+                    due = due.min(c.next_cycle);
+                }
+                if c.speaking {
+                    assert!(c.segment_end > now, "segment end missed: {ctx}");
+                    due = due.min(c.segment_end);
+                    if c.pre_trp_at > now {
+                        due = due.min(c.pre_trp_at);
+                    }
+                } else if c.trp_wait != 0 {
+                    assert!(c.trp_wait > now, "TRP wait missed: {ctx}");
+                    due = due.min(c.trp_wait);
+                } else if c.pending_start != 0 {
+                    assert!(c.pending_start > now, "planned start missed: {ctx}");
+                    due = due.min(c.pending_start);
+                }
+                assert_eq!(wake, due, "{ctx}");
+                if c.last_turn == now {
+                    turns += 1;
+                } else if !c.in_conversation() {
+                    idle_skipped += 1;
+                }
+            }
+        }
+        assert!(
+            turns > 0 && idle_skipped > turns / 10,
+            "{turns} {idle_skipped}"
+        );
+    }
 }

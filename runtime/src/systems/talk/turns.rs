@@ -387,23 +387,5 @@ impl Cx<'_, '_, '_> {
                 self.start_speaking(i, a, Start::Normal);
             }
         }
-        // Overlap episodes (for the overlap metrics).
-        let c = self.cm(i);
-        if c.speaking {
-            if !c.speakers.is_empty() {
-                c.counters.overlap_ticks += 1;
-                if !c.overlapping {
-                    c.overlapping = true;
-                    c.counters.overlaps += 1;
-                }
-            } else if c.overlapping {
-                c.overlapping = false;
-                c.counters.overlaps_won += 1;
-            }
-            c.counters.talk_ticks += 1;
-        }
-        if c.in_conversation() {
-            c.counters.conv_ticks += 1;
-        }
     }
 }
