@@ -333,12 +333,16 @@ impl Reader {
         // Read the scalar part as a whole, the lists item by item.
         let objects = head.remove("objects");
         let npcs = head.remove("npcs");
+        let walls = head.remove("walls");
         let mut w: WorldDef = self.item(&Value::Object(head), "world")?;
         if let Some(o) = objects {
             w.objects = self.list(o, "world.objects", |r, v, p| r.item(&v, p));
         }
         if let Some(n) = npcs {
             w.npcs = self.list(n, "world.npcs", |r, v, p| r.item(&v, p));
+        }
+        if let Some(l) = walls {
+            w.walls = self.list(l, "world.walls", |r, v, p| r.item(&v, p));
         }
         Some(w)
     }
