@@ -215,3 +215,40 @@ fn a_door_closing_mid_walk_makes_the_npc_plan_again() {
         hero(&s)
     );
 }
+
+#[test]
+fn the_dungeon_vault_door_blocks_the_hero_until_the_puzzle_opens_it() {
+    use crate::tools::triggers::step_line;
+    let l = load_str(include_str!("../../../../samples/dungeon.json"));
+    let mut s = Session::from_pack(&l.pack.expect("pack"), 1).expect("session");
+    s.set_tracing(true);
+    s.run(300);
+    assert!(
+        hero(&s).distance(Vec2::new(30.0, 20.0)) < 1e-9,
+        "{:?}",
+        hero(&s)
+    );
+    assert_eq!(kinds(&s, "blocked").len(), 1);
+    // The ice set alone opens the ice door, not the vault: still no way.
+    for item in ["ice_sword", "ice_shield", "ice_armour"] {
+        let line = json!({"equip": "hero", "item": item}).to_string();
+        step_line(&mut s, &line).expect("equip");
+    }
+    s.run(100);
+    assert!(
+        hero(&s).distance(Vec2::new(30.0, 20.0)) < 1e-9,
+        "{:?}",
+        hero(&s)
+    );
+    step_line(
+        &mut s,
+        &json!({"give": "hero", "item": "silver_key"}).to_string(),
+    )
+    .expect("give");
+    s.run(300);
+    let at = hero(&s);
+    assert!(
+        at.x > 35.0 && at.x < 45.0 && at.y > 35.0,
+        "in the vault: {at:?}"
+    );
+}
