@@ -247,7 +247,7 @@ pub struct Program {
     /// The walls and doors (`world.walls`) and the navigation grid.
     pub walls: walls::Walls,
     /// The objects NPCs steer around, by where they are.
-    pub obstacles: grid::BoxGrid,
+    pub obstacles: walls::Obstacles,
     /// Parameters of every request node.
     pub requests: Vec<areas::CRequest>,
     /// Static areas with a brain or handlers (the only ones the areas phase visits).

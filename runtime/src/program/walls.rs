@@ -655,9 +655,22 @@ impl Ctx<'_> {
                 boxes.push((i as u32, o.pos - d, o.pos + d));
             }
         }
-        self.p.obstacles =
-            super::grid::BoxGrid::build(self.p.bounds, OBSTACLE_CELL, &boxes, always);
+        self.p.obstacles = Obstacles {
+            any: !boxes.is_empty() || !always.is_empty(),
+            in_order: always.is_empty(),
+            grid: super::grid::BoxGrid::build(self.p.bounds, OBSTACLE_CELL, &boxes, always),
+        };
     }
+}
+
+/// The objects NPCs steer around, on a grid of their avoidance ranges.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Obstacles {
+    pub grid: super::grid::BoxGrid,
+    /// There is at least one.
+    pub any: bool,
+    /// `grid.near` gives them in object order (none is too large for the grid's cells).
+    pub in_order: bool,
 }
 
 /// Cell of the obstacle grid (world units; coarser when the bounds need it).

@@ -124,8 +124,8 @@ fn a_door_is_cut_out_of_its_wall_and_is_no_round_obstacle() {
             ([20.0, 11.2, 20.0, 20.0], true),
         ]
     );
-    let near_door: Vec<u32> = p.obstacles.near(Vec2::new(20.0, 10.0)).collect();
+    let near_door: Vec<u32> = p.obstacles.grid.near(Vec2::new(20.0, 10.0)).collect();
     assert!(near_door.is_empty(), "{near_door:?}");
-    let near_post: Vec<u32> = p.obstacles.near(Vec2::new(5.5, 5.0)).collect();
+    let near_post: Vec<u32> = p.obstacles.grid.near(Vec2::new(5.5, 5.0)).collect();
     assert_eq!(near_post, [1]);
 }

@@ -57,26 +57,27 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
             continue;
         }
         let mut dir = to * (1.0 / d);
-        obstacles_near(p, pos, &mut near);
-        for &o in &near {
-            let o = &p.objects[o as usize];
-            let off = pos - o.pos;
-            let dist = off.length();
-            let clear = o.radius + NPC_RADIUS;
-            let ahead = (o.pos.x - pos.x) * dir.x + (o.pos.y - pos.y) * dir.y;
-            // Obstacles behind, beyond the target, or that are the target are not avoided.
-            let is_goal = target.distance(o.pos) <= clear + 0.5;
-            if dist > 1e-9 && dist < clear + 1.0 && ahead > 0.0 && ahead < d && !is_goal {
-                let weight = (clear + 1.0 - dist) * 1.5;
-                // Sidestep: perpendicular to the way to the obstacle, on the target's side.
-                let side = Vec2::new(-off.y, off.x) * (1.0 / dist);
-                let s = if side.x * to.x + side.y * to.y >= 0.0 {
-                    1.0
-                } else {
-                    -1.0
-                };
-                dir = dir + (off * (1.0 / dist) + side * s) * weight;
-            }
+        if p.obstacles.any {
+            each_obstacle_near(p, pos, &mut near, |o| {
+                let o = &p.objects[o as usize];
+                let off = pos - o.pos;
+                let dist = off.length();
+                let clear = o.radius + NPC_RADIUS;
+                let ahead = (o.pos.x - pos.x) * dir.x + (o.pos.y - pos.y) * dir.y;
+                // Obstacles behind, beyond the target, or that are the target are not avoided.
+                let is_goal = target.distance(o.pos) <= clear + 0.5;
+                if dist > 1e-9 && dist < clear + 1.0 && ahead > 0.0 && ahead < d && !is_goal {
+                    let weight = (clear + 1.0 - dist) * 1.5;
+                    // Sidestep: perpendicular to the way to the obstacle, on the target's side.
+                    let side = Vec2::new(-off.y, off.x) * (1.0 / dist);
+                    let s = if side.x * to.x + side.y * to.y >= 0.0 {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    dir = dir + (off * (1.0 / dist) + side * s) * weight;
+                }
+            });
         }
         let len = dir.length();
         if len < 1e-9 {
@@ -84,15 +85,16 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
         }
         let step = (speed * p.dt).min(d);
         let mut np = pos + dir * (step / len);
-        obstacles_near(p, np, &mut near);
-        for &o in &near {
-            let o = &p.objects[o as usize];
-            let off = np - o.pos;
-            let dist = off.length();
-            let clear = o.radius + NPC_RADIUS;
-            if dist < clear && dist > 1e-9 {
-                np = o.pos + off * (clear / dist);
-            }
+        if p.obstacles.any {
+            each_obstacle_near(p, np, &mut near, |o| {
+                let o = &p.objects[o as usize];
+                let off = np - o.pos;
+                let dist = off.length();
+                let clear = o.radius + NPC_RADIUS;
+                if dist < clear && dist > 1e-9 {
+                    np = o.pos + off * (clear / dist);
+                }
+            });
         }
         np.x = np.x.clamp(b.min.x, b.max.x);
         np.y = np.y.clamp(b.min.y, b.max.y);
@@ -109,15 +111,20 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     w.moved = moved;
 }
 
-/// The obstacles whose avoidance range may hold `at`, in object order.
-fn obstacles_near(p: &Program, at: Vec2, near: &mut Vec<u32>) {
-    near.clear();
-    near.extend(p.obstacles.near(at));
-    // The grid lists a cell's objects in object order, the large ones after: keep object
-    // order throughout so the steering sums add up in the same order as ever.
-    if near.windows(2).any(|x| x[0] > x[1]) {
-        near.sort_unstable();
-        near.dedup();
+/// Calls `f` with each obstacle whose avoidance range may hold `at`, in object order (so the
+/// steering sums add up in the same order as ever): straight from the grid's cell when it
+/// lists them in that order, else gathered in `buf` and sorted first.
+fn each_obstacle_near(p: &Program, at: Vec2, buf: &mut Vec<u32>, mut f: impl FnMut(u32)) {
+    if p.obstacles.in_order {
+        p.obstacles.grid.near(at).for_each(f);
+        return;
+    }
+    buf.clear();
+    buf.extend(p.obstacles.grid.near(at));
+    buf.sort_unstable();
+    buf.dedup();
+    for &o in buf.iter() {
+        f(o);
     }
 }
 
