@@ -607,7 +607,10 @@ impl Ctx<'_> {
     /// Warnings: NPCs that start, and areas whose centre is, inside a wall.
     fn stand_checks(&mut self, walls: &Walls) {
         for (i, n) in self.pack.world.npcs.iter().enumerate() {
-            let Some(info) = self.p.npcs.iter().find(|x| x.id == n.id) else {
+            let Some(EntityId::Npc(k)) = self.p.entity(&n.id) else {
+                continue;
+            };
+            let Some(info) = self.p.npcs.get(k as usize).filter(|x| x.id == n.id) else {
                 continue;
             };
             if !info.prototype && walls.inside(info.pos, BODY_RADIUS) {
@@ -621,7 +624,10 @@ impl Ctx<'_> {
             }
         }
         for (i, a) in self.pack.areas.iter().enumerate() {
-            let Some(info) = self.p.areas.iter().find(|x| x.id == a.id) else {
+            let Some(EntityId::Area(k)) = self.p.entity(&a.id) else {
+                continue;
+            };
+            let Some(info) = self.p.areas.get(k as usize).filter(|x| x.id == a.id) else {
                 continue;
             };
             let c = info.center();
