@@ -1,5 +1,5 @@
 //! The live 2D preview: a running session of the open pack, stepped at the pack's fixed rate,
-//! and its drawing (world bounds, areas, objects and NPCs) with egui's painter.
+//! and its drawing (world bounds, areas, walls and doors, objects and NPCs) with egui's painter.
 //!
 //! World coordinates have y pointing down, like the screen. The world is fitted to the tab
 //! keeping its aspect ratio; the mouse wheel zooms around the pointer, dragging pans, and a
@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use townsfolk_runtime::pack::{Pack, Shape as AreaShape};
+use townsfolk_runtime::program::walls::NO_DOOR;
 use townsfolk_runtime::value::Vec2;
 use townsfolk_runtime::world::NPC_RADIUS;
 use townsfolk_runtime::{Program, Session};
@@ -617,10 +618,16 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         );
     }
 
+    walls_ui(&painter, x, p, w);
+
     // Static objects. Their labels, and the NPCs' animation texts, are kept clear of the
     // NPCs' names.
     let mut obstacles = Vec::with_capacity(p.objects.len());
-    for o in &p.objects {
+    for (oi, o) in p.objects.iter().enumerate() {
+        // A wall's door is drawn by `walls_ui`, by its state.
+        if p.walls.door_of_object(oi as u32).is_some() {
+            continue;
+        }
         let c = x.to_screen(o.pos);
         let r = (o.radius as f32 * x.scale).max(3.0);
         let kind = p.sym(o.kind);
@@ -750,6 +757,57 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
             FontId::proportional(15.0),
             Color32::from_rgb(255, 191, 0),
         );
+    }
+}
+
+/// Walls (solid insides shaded) and their doors by state: open (a thin green line, the
+/// opening's ends marked), closed (a thick brown bar), locked (a thick red bar); a door's id
+/// beside it once zoomed in far enough to read it without covering the buildings' names.
+fn walls_ui(painter: &egui::Painter, x: Xform, p: &Program, w: &townsfolk_runtime::world::World) {
+    let walls = &p.walls;
+    let wall = Stroke::new((0.25 * x.scale).max(2.5), Color32::from_rgb(200, 196, 186));
+    for info in &walls.walls {
+        if info.solid {
+            let sp: Vec<Pos2> = info.points.iter().map(|&q| x.to_screen(q)).collect();
+            painter.add(Shape::convex_polygon(
+                sp,
+                Color32::from_rgb(120, 116, 108),
+                Stroke::NONE,
+            ));
+        }
+    }
+    for s in walls.segs.iter().filter(|s| s.door == NO_DOOR) {
+        painter.line_segment([x.to_screen(s.a), x.to_screen(s.b)], wall);
+    }
+    for d in &walls.doors {
+        let (a, b) = (x.to_screen(d.a), x.to_screen(d.b));
+        let state = w.objects.get(d.object as usize);
+        let thick = (0.3 * x.scale).max(3.5);
+        match state {
+            Some(o) if o.open => {
+                painter.line_segment([a, b], Stroke::new(1.5, Color32::from_rgb(110, 200, 120)));
+                for end in [a, b] {
+                    painter.circle_filled(end, 2.5, Color32::from_rgb(110, 200, 120));
+                }
+            }
+            Some(o) if o.locked => {
+                painter.line_segment([a, b], Stroke::new(thick, Color32::from_rgb(215, 70, 60)));
+            }
+            _ => {
+                painter.line_segment([a, b], Stroke::new(thick, Color32::from_rgb(165, 110, 55)));
+            }
+        }
+        if x.scale > 14.0
+            && let Some(o) = p.objects.get(d.object as usize)
+        {
+            painter.text(
+                x.to_screen(o.pos) + vec2(0.0, thick),
+                Align2::CENTER_TOP,
+                &o.id,
+                FontId::proportional(11.0),
+                Color32::from_gray(160),
+            );
+        }
     }
 }
 

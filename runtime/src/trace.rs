@@ -119,6 +119,13 @@ pub enum TraceEvent {
         template: Sym,
         reason: &'static str,
     },
+    /// A walking NPC has no way to its target (walls, closed doors): it stands until a door
+    /// changes or its target does (a `timeout` above its `move_to` ends the wait).
+    Blocked {
+        tick: u64,
+        npc: u32,
+        reason: &'static str,
+    },
     /// An area's handler started or ended.
     Handler {
         tick: u64,
@@ -311,6 +318,7 @@ impl TraceEvent {
             | TraceEvent::Request { tick, .. }
             | TraceEvent::Adopt { tick, .. }
             | TraceEvent::Drop { tick, .. }
+            | TraceEvent::Blocked { tick, .. }
             | TraceEvent::Handler { tick, .. }
             | TraceEvent::AreaCreated { tick, .. }
             | TraceEvent::AreaRemoved { tick, .. }
@@ -505,6 +513,11 @@ pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_
         } => json!({"tick": tick, "kind": "drop", "npc": npc(p, n),
                     "area": area_name(p, area), "template": p.sym(template),
                     "reason": reason}),
+        TraceEvent::Blocked {
+            tick,
+            npc: n,
+            reason,
+        } => json!({"tick": tick, "kind": "blocked", "npc": npc(p, n), "reason": reason}),
         TraceEvent::Handler {
             tick,
             area,

@@ -369,6 +369,7 @@ impl Reader {
         // Read the scalar part as a whole, the lists item by item.
         let objects = head.remove("objects");
         let npcs = head.remove("npcs");
+        let walls = head.remove("walls");
         let Some(mut w) = self.item::<WorldDef>(&Value::Object(head), "world") else {
             self.skipped.push(Skip {
                 list: "world",
@@ -381,6 +382,9 @@ impl Reader {
         }
         if let Some(n) = npcs {
             w.npcs = self.list(n, "world.npcs", |r, v, p| r.item(&v, p));
+        }
+        if let Some(l) = walls {
+            w.walls = self.list(l, "world.walls", |r, v, p| r.item(&v, p));
         }
         Some(w)
     }

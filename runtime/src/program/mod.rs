@@ -18,6 +18,9 @@ mod tests;
 pub mod tracker;
 pub mod trees;
 pub mod triggers;
+pub mod walls;
+#[cfg(test)]
+mod walls_tests;
 mod world;
 
 use std::collections::HashMap;
@@ -291,6 +294,10 @@ pub struct Program {
     pub area_rules: Vec<areas::AreaRules>,
     /// Spatial index of the static areas.
     pub grid: grid::BoxGrid,
+    /// The walls and doors (`world.walls`) and the navigation grid.
+    pub walls: walls::Walls,
+    /// The objects NPCs steer around, by where they are.
+    pub obstacles: walls::Obstacles,
     /// Parameters of every request node.
     pub requests: Vec<areas::CRequest>,
     /// Static areas with a brain or handlers (the only ones the areas phase visits).
@@ -382,6 +389,7 @@ impl Program {
         b.trees();
         b.area_rules();
         b.npcs();
+        b.walls();
         b.events();
         b.talk();
         triggers::compile::build(&mut b);

@@ -79,6 +79,7 @@ impl Session {
                 })
                 .collect(),
             triggers: TriggerState::new(p),
+            nav: Default::default(),
         };
         let n = world.npcs.len();
         clock::clock(p, &mut world);
@@ -214,7 +215,7 @@ impl Session {
         if out.stop {
             return false;
         }
-        movement::movement(p, w);
+        movement::movement(p, w, &mut out);
         areas::membership(p, w, &mut out);
         out.scope(None);
         if out.stop {
