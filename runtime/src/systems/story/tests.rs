@@ -196,6 +196,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         let tracker = |w: &World| w.story.as_ref().expect("story").tracker.clone();
@@ -330,6 +331,7 @@ fn launches(p: &Arc<Program>, w: &mut World, days: std::ops::Range<i64>) -> Vec<
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::check(p, w, d, &mut out);
