@@ -832,6 +832,7 @@ fn scenario_events_are_numbered_in_date_order() {
     let mut out = Out {
         trace: Some(&mut trace),
         probe: None,
+        counts: None,
         stop: false,
     };
     exec::advance_to(&p, &mut w, 0, &mut out);
