@@ -15,7 +15,7 @@ use rand_chacha::rand_core::SeedableRng;
 use crate::pack::{Diagnostic, Pack};
 use crate::program::Program;
 use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
-use crate::trace::{Out, Probe, TraceEvent};
+use crate::trace::{Counters, Out, Probe, TraceEvent};
 use crate::value::Value;
 use crate::world::story::Story;
 use crate::world::talk::TalkState;
@@ -30,6 +30,8 @@ pub struct Session {
     seed: u64,
     tracing: bool,
     trace: Vec<TraceEvent>,
+    /// Coverage counters, while counting (see [`Session::set_counting`]).
+    counters: Option<Counters>,
     /// NPCs whose tree already ran away once (reported once each).
     runaway_reported: Vec<bool>,
     problems: Vec<String>,
@@ -90,6 +92,7 @@ impl Session {
         let mut out = Out {
             trace: Some(&mut start),
             probe: None,
+            counts: None,
             stop: false,
         };
         areas::start(p, &mut world, &mut out);
@@ -99,6 +102,7 @@ impl Session {
             seed,
             tracing: false,
             trace: start,
+            counters: None,
             runaway_reported: vec![false; n],
             problems: Vec::new(),
         }
@@ -132,6 +136,21 @@ impl Session {
     }
     pub fn clear_trace(&mut self) {
         self.trace.clear();
+    }
+    /// Counts coverage from now on, from zero (or stops and forgets the counts): every
+    /// behavior-tree node's runs and outcomes, and the trace events coverage counts, without
+    /// recording a trace or calling a probe (see [`Counters`]). What tick 0 did is in the
+    /// trace kept from the start, not in the counters.
+    pub fn set_counting(&mut self, on: bool) {
+        self.counters = on.then(|| Counters::new(&self.program));
+    }
+    /// The coverage counters, while counting.
+    pub fn counters(&self) -> Option<&Counters> {
+        self.counters.as_ref()
+    }
+    /// The coverage counters, while counting (to take the counted events).
+    pub fn counters_mut(&mut self) -> Option<&mut Counters> {
+        self.counters.as_mut()
     }
     /// One trace event as a JSON line (without newline).
     pub fn trace_json(&self, ev: &TraceEvent) -> String {
@@ -176,6 +195,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         // The tick order (SPEC §6), one phase after the other; a phase that the probe paused
@@ -233,6 +253,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe: None,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
@@ -245,6 +266,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe: None,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         f(&self.program, &mut self.world, &mut out)

@@ -59,6 +59,7 @@ pub fn run_one(p: &Program, template: &World, scenario: u32, seed: u64, end_day:
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::check(p, &mut w, day, &mut out);

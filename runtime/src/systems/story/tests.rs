@@ -205,6 +205,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         let tracker = |w: &World| w.story.as_ref().expect("story").tracker.clone();
@@ -340,6 +341,7 @@ fn launches(p: &Arc<Program>, w: &mut World, days: std::ops::Range<i64>) -> Vec<
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::check(p, w, d, &mut out);
@@ -830,6 +832,7 @@ fn scenario_events_are_numbered_in_date_order() {
     let mut out = Out {
         trace: Some(&mut trace),
         probe: None,
+        counts: None,
         stop: false,
     };
     exec::advance_to(&p, &mut w, 0, &mut out);
