@@ -388,7 +388,7 @@ fn an_id_twice_in_one_layer_is_an_error_there() {
     let e = errors(&r);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].starts_with("mod.json:2:34: error: events[1].id: event `x` appears twice"),
+        e[0].starts_with("mod.json:2:34: error: events[1] (x).id: event `x` appears twice"),
         "{e:?}"
     );
     let r = resolve_texts(&[("base.json", m)]);
