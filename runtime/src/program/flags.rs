@@ -1,14 +1,18 @@
 //! Flags and counters, read against written: one read that the world does not declare and
 //! nothing in the pack sets (it stays false / 0 for ever, unless a host sets it: a warning,
-//! with a "did you mean" among the set ones), and one set under a near miss of a name that
-//! is read and never set (a likely typo). Part of the name checks ([`super::names`]).
+//! with a "did you mean" among the set ones), and one declared or set that nothing in the pack
+//! reads when it is a near miss of a name that is read (a likely typo, a warning with the "did
+//! you mean": among the names read and never set first, else among all read ones). A set name
+//! nothing reads and no read name is near is an outcome for the host or the story's record
+//! (the chronicle sample sets fifteen), not reported.
 //!
 //! A write is a declaration in `world.flags`/`world.counters`, a `set` node's `var`, or a
 //! response that sets, toggles, adds to or copies into one; a read is a name in an expression
 //! (conditions, guards, `set` values, `converse`'s `until`, template constraints, trigger
 //! `var` conditions, content tests), a `flag`/`counter` trigger condition or a copy's `from`.
-//! Event preconditions are the story pass's; the editor section (breakpoints) is not looked
-//! at.
+//! Event preconditions (whose unknown names the story pass reports) and the editor's
+//! breakpoints (a condition, a watched `flags.X`) only *watch*: they keep a set name from
+//! being reported as unread, and are never reported themselves.
 //!
 //! Cost: the pack is walked once without paths to find which names are read and which are
 //! written; only when a name needs a diagnostic is it walked again, writing out the paths of
@@ -19,36 +23,46 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::names::hint;
 use super::trail::Trail;
 use crate::expr::{Mention, mentions};
-use crate::pack::{Cond, NodeKind, Pack, Response};
+use crate::pack::{BreakOn, Cond, NodeKind, Pack, Response};
 
 /// A flag (`false`) or a counter (`true`) and its name.
 type Name<'n> = (bool, &'n str);
 
-/// Whether a name is read and whether it is written.
+/// What a place does with a flag or counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    Read,
+    Write,
+    /// Read by an event precondition or a breakpoint (see the module documentation).
+    Watch,
+}
+
+/// Whether a name is read, written, watched.
 #[derive(Clone, Copy, Default)]
 struct Usage {
     read: bool,
     written: bool,
+    watched: bool,
 }
 
 /// Every flag and counter diagnostic of the pack.
 pub(super) fn check(pack: &Pack) -> Vec<crate::pack::Diagnostic> {
     // Flags, then counters: name → usage.
     let mut usage: [BTreeMap<String, Usage>; 2] = Default::default();
-    visit(pack, &mut |(counter, name), write, _| {
+    visit(pack, &mut |(counter, name), how, _| {
         let map = &mut usage[usize::from(counter)];
         let u = match map.get_mut(name) {
             Some(u) => u,
             None => map.entry(name.to_string()).or_default(),
         };
-        if write {
-            u.written = true;
-        } else {
-            u.read = true;
+        match how {
+            Use::Read => u.read = true,
+            Use::Write => u.written = true,
+            Use::Watch => u.watched = true,
         }
     });
     // What is reported: (counter, name, the writes (else the reads)) → its message.
-    let mut wanted: BTreeMap<(bool, String, bool), String> = BTreeMap::new();
+    let mut wanted: BTreeMap<(bool, String, Use), String> = BTreeMap::new();
     for (c, map) in usage.iter().enumerate() {
         let counter = c == 1;
         let what = if counter { "counter" } else { "flag" };
@@ -66,43 +80,52 @@ pub(super) fn check(pack: &Pack) -> Vec<crate::pack::Diagnostic> {
         for &name in &unset {
             let h = hint(name, &set);
             wanted.insert(
-                (counter, name.to_string(), false),
+                (counter, name.to_string(), Use::Read),
                 format!(
                     "reads {what} `{name}`, which the world does not declare and nothing in the \
                      pack sets: it stays {always}{h}"
                 ),
             );
         }
+        let read: BTreeSet<&str> = map
+            .iter()
+            .filter(|(_, u)| u.read || u.watched)
+            .map(|(n, _)| n.as_str())
+            .collect();
         for (name, u) in map {
-            if u.read {
+            if !u.written || u.read || u.watched {
                 continue;
             }
-            // Only a near miss of a name that is read and never set: a likely typo.
-            let h = hint(name, &unset);
-            if !h.is_empty() {
-                wanted.insert(
-                    (counter, name.clone(), true),
-                    format!("declares or sets {what} `{name}`, which nothing in the pack reads{h}"),
-                );
+            // A near miss of a name read and never set is the likeliest typo.
+            let mut h = hint(name, &unset);
+            if h.is_empty() {
+                h = hint(name, &read);
             }
+            if h.is_empty() {
+                continue; // an outcome for the host or the story's record, not a typo
+            }
+            wanted.insert(
+                (counter, name.clone(), Use::Write),
+                format!("declares or sets {what} `{name}`, which nothing in the pack reads{h}"),
+            );
         }
     }
     if wanted.is_empty() {
         return Vec::new();
     }
     // The paths of the reported uses, in document order.
-    let mut paths: BTreeMap<(bool, String, bool), Vec<String>> = BTreeMap::new();
-    visit(pack, &mut |(counter, name), write, t| {
-        let k = (counter, name.to_string(), write);
+    let mut paths: BTreeMap<(bool, String, Use), Vec<String>> = BTreeMap::new();
+    visit(pack, &mut |(counter, name), how, t| {
+        let k = (counter, name.to_string(), how);
         if wanted.contains_key(&k) {
             paths.entry(k).or_default().push(t.path());
         }
     });
     // Reads nothing sets first, flags before counters, by name; then the unread writes.
     let mut out = Vec::new();
-    for write in [false, true] {
+    for how in [Use::Read, Use::Write] {
         for ((counter, name, w), msg) in &wanted {
-            if *w != write {
+            if *w != how {
                 continue;
             }
             let k = (*counter, name.clone(), *w);
@@ -114,16 +137,16 @@ pub(super) fn check(pack: &Pack) -> Vec<crate::pack::Diagnostic> {
     out
 }
 
-/// Calls `f` with every flag and counter use of the pack (is it a write), in document order,
-/// where it is (the path of the field holding the name, or of the map entry declaring it).
-fn visit<'a>(pack: &'a Pack, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)) {
+/// Calls `f` with every flag and counter use of the pack, in document order, where it is (the
+/// path of the field holding the name, or of the map entry declaring it).
+fn visit<'a>(pack: &'a Pack, f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>)) {
     let mut t = Trail::new();
     let w = &pack.world;
     let flags = w.flags.keys().map(|n| (false, n));
     for (counter, name) in flags.chain(w.counters.keys().map(|n| (true, n))) {
         let field = if counter { "counters" } else { "flags" };
         t.key("world").key(field).key(name);
-        f((counter, name), true, &t);
+        f((counter, name), Use::Write, &t);
         t.truncate(0);
     }
     for (i, tree) in pack.trees.iter().enumerate() {
@@ -139,13 +162,18 @@ fn visit<'a>(pack: &'a Pack, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)) {
                     .key("templates")
                     .index(j)
                     .key("constraint");
-                expr(c, &t, f);
+                expr(c, Use::Read, &t, f);
                 t.truncate(0);
             }
         }
     }
     for (i, e) in pack.events.iter().enumerate() {
         t.key("events").index(i);
+        if let Some(p) = &e.precondition {
+            t.key("precondition");
+            expr(p, Use::Watch, &t, f);
+            t.truncate(2);
+        }
         responses(&e.on_success, "on_success", &mut t, f);
         responses(&e.on_failure, "on_failure", &mut t, f);
         t.truncate(0);
@@ -165,16 +193,42 @@ fn visit<'a>(pack: &'a Pack, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)) {
     }
     for (i, ct) in pack.tests.iter().enumerate() {
         t.key("tests").index(i).key("expr");
-        expr(&ct.expr, &t, f);
+        expr(&ct.expr, Use::Read, &t, f);
+        t.truncate(0);
+    }
+    for (i, b) in pack.editor.breakpoints.iter().enumerate() {
+        t.key("editor").key("breakpoints").index(i);
+        if let BreakOn::Data { var } = &b.on
+            && let Some(name) = scoped(var)
+        {
+            t.key("var");
+            f(name, Use::Watch, &t);
+            t.truncate(3);
+        }
+        if let Some(c) = &b.condition {
+            t.key("condition");
+            expr(c, Use::Watch, &t, f);
+        }
         t.truncate(0);
     }
 }
 
+/// `flags.X` / `counters.X` as a `set` node or a data breakpoint writes it (blackboard and
+/// area variables are not flags).
+fn scoped(var: &str) -> Option<Name<'_>> {
+    let (scope, name) = var.split_once('.')?;
+    match scope.trim() {
+        "flags" | "flag" => Some((false, name.trim_start())),
+        "counters" | "counter" => Some((true, name.trim_start())),
+        _ => None,
+    }
+}
+
 /// The flags and counters an expression reads, where `t` is.
-fn expr<'a>(src: &str, t: &Trail<'a>, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)) {
+fn expr<'a>(src: &str, how: Use, t: &Trail<'a>, f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>)) {
     mentions(src, false, true, &mut |m| match m {
-        Mention::Flag(n) => f((false, n), false, t),
-        Mention::Counter(n) => f((true, n), false, t),
+        Mention::Flag(n) => f((false, n), how, t),
+        Mention::Counter(n) => f((true, n), how, t),
         Mention::Call { .. } => {}
     });
 }
@@ -182,33 +236,23 @@ fn expr<'a>(src: &str, t: &Trail<'a>, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'
 fn node<'a>(
     n: &'a crate::pack::Node,
     t: &mut Trail<'a>,
-    f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>),
+    f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>),
 ) {
     let len = t.len();
-    let field = |t: &mut Trail<'a>,
-                 k: &'a str,
-                 src: &str,
-                 f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)| {
-        t.key(k);
-        expr(src, t, f);
-        t.truncate(len);
-    };
+    let field =
+        |t: &mut Trail<'a>, k: &'a str, src: &str, f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>)| {
+            t.key(k);
+            expr(src, Use::Read, t, f);
+            t.truncate(len);
+        };
     match &n.kind {
         NodeKind::Guard { condition } => field(t, "condition", condition, f),
         NodeKind::Condition { expr } => field(t, "expr", expr, f),
         NodeKind::Set { var, value } => {
-            // `flags.X` / `counters.X` (blackboard and area variables are not flags).
-            if let Some((scope, name)) = var.split_once('.') {
-                let counter = match scope.trim() {
-                    "flags" | "flag" => Some(false),
-                    "counters" | "counter" => Some(true),
-                    _ => None,
-                };
-                if let Some(c) = counter {
-                    t.key("var");
-                    f((c, name.trim_start()), true, t);
-                    t.truncate(len);
-                }
+            if let Some(name) = scoped(var) {
+                t.key("var");
+                f(name, Use::Write, t);
+                t.truncate(len);
             }
             field(t, "value", value, f);
         }
@@ -229,7 +273,7 @@ fn node<'a>(
 }
 
 /// A trigger condition, then its operands.
-fn cond<'a>(c: &'a Cond, t: &mut Trail<'a>, f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>)) {
+fn cond<'a>(c: &'a Cond, t: &mut Trail<'a>, f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>)) {
     let len = t.len();
     let text = |k: &str| c.params.get(k).and_then(|v| v.as_str());
     for (kind, counter) in [("flag", false), ("counter", true)] {
@@ -237,7 +281,7 @@ fn cond<'a>(c: &'a Cond, t: &mut Trail<'a>, f: &mut dyn FnMut(Name<'_>, bool, &T
             && let Some(name) = text(kind)
         {
             t.key(kind);
-            f((counter, name), false, t);
+            f((counter, name), Use::Read, t);
             t.truncate(len);
         }
     }
@@ -245,7 +289,7 @@ fn cond<'a>(c: &'a Cond, t: &mut Trail<'a>, f: &mut dyn FnMut(Name<'_>, bool, &T
         && let Some(src) = text("expr")
     {
         t.key("expr");
-        expr(src, t, f);
+        expr(src, Use::Read, t, f);
         t.truncate(len);
     }
     for (i, o) in c.of.iter().enumerate() {
@@ -261,27 +305,27 @@ fn responses<'a>(
     list: &'a [Response],
     k: &'a str,
     t: &mut Trail<'a>,
-    f: &mut dyn FnMut(Name<'_>, bool, &Trail<'a>),
+    f: &mut dyn FnMut(Name<'_>, Use, &Trail<'a>),
 ) {
     let len = t.len();
     for (i, r) in list.iter().enumerate() {
         t.key(k).index(i);
         let here = t.len();
-        let mut one = |t: &mut Trail<'a>, field: &'a str, name: Name<'_>, write: bool| {
+        let mut one = |t: &mut Trail<'a>, field: &'a str, name: Name<'_>, how: Use| {
             t.key(field);
-            f(name, write, t);
+            f(name, how, t);
             t.truncate(here);
         };
         match r {
             Response::SetFlag { flag, .. } | Response::ToggleFlag { flag } => {
-                one(t, "flag", (false, flag), true)
+                one(t, "flag", (false, flag), Use::Write)
             }
             Response::SetCounter { counter, .. } | Response::AddCounter { counter, .. } => {
-                one(t, "counter", (true, counter), true)
+                one(t, "counter", (true, counter), Use::Write)
             }
             Response::CopyCounter { from, to } => {
-                one(t, "from", (true, from), false);
-                one(t, "to", (true, to), true);
+                one(t, "from", (true, from), Use::Read);
+                one(t, "to", (true, to), Use::Write);
             }
             _ => {}
         }

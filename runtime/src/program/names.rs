@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::trail::{Saved, Trail, render};
 use crate::expr::{Mention, mentions};
 use crate::pack::diag::{index, key};
-use crate::pack::{AreaDef, Cond, Diagnostic, Node, NodeKind, Pack, Response};
+use crate::pack::{AreaDef, Cond, Diagnostic, Node, NodeKind, Pack, Response, Severity};
 
 /// Every name diagnostic of the pack (and those of [`super::flags`] and [`super::dead`]),
 /// check by check.
@@ -394,7 +394,7 @@ impl<'a> Names<'a> {
     }
 
     /// The uses outside trees: template constraints, event preconditions, content tests,
-    /// responses and trigger conditions.
+    /// responses, trigger conditions and the editor's breakpoint conditions.
     fn uses(&mut self, pack: &'a Pack) {
         let mut t = Trail::new();
         for (i, a) in pack.areas.iter().enumerate() {
@@ -444,6 +444,20 @@ impl<'a> Names<'a> {
                     .index(j)
                     .key("when");
                 self.cond(&tr.when, &mut t);
+                t.truncate(0);
+            }
+        }
+        // Breakpoint conditions: the editor section never changes what the pack does, so a
+        // name there that can never match is a warning, whatever it would be in a tree.
+        for (i, b) in pack.editor.breakpoints.iter().enumerate() {
+            if let Some(c) = &b.condition {
+                t.key("editor").key("breakpoints").index(i);
+                let before = self.out.len();
+                self.expr(&t, "condition", c);
+                for d in &mut self.out[before..] {
+                    d.severity = Severity::Warning;
+                    d.message = format!("breakpoint {}: {}", b.id, d.message);
+                }
                 t.truncate(0);
             }
         }
