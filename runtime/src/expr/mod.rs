@@ -111,6 +111,69 @@ impl fmt::Display for ExprError {
 
 impl std::error::Error for ExprError {}
 
+/// A name written in an expression's tokens, for the pack's name checks
+/// (`program::names`), which read names as written without compiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mention<'a> {
+    /// `flags.NAME` or `flag.NAME`.
+    Flag(&'a str),
+    /// `counters.NAME` or `counter.NAME`.
+    Counter(&'a str),
+    /// `func("arg", …)`: a call whose first argument is a string literal; `at` is the
+    /// character offset of the argument's first character (just after its quote).
+    Call {
+        func: &'a str,
+        arg: &'a str,
+        at: usize,
+    },
+}
+
+/// Calls `f` with the [`Mention`]s of `src` in source order, from the lexer's tokens (text
+/// that does not lex gives those of the part before its first lexing error). `calls` and
+/// `scoped` choose what is wanted; text that cannot hold any wanted mention is not lexed.
+pub(crate) fn mentions(src: &str, calls: bool, scoped: bool, f: &mut dyn FnMut(Mention<'_>)) {
+    let may_call = calls && src.contains('(') && src.contains('"');
+    let may_scope = scoped && (src.contains("flag") || src.contains("counter"));
+    if !(may_call || may_scope) {
+        return;
+    }
+    let chars: Vec<char> = src.chars().collect();
+    let mut end = chars.len();
+    let toks = loop {
+        match lex(&chars[..end]) {
+            Ok(t) => break t,
+            Err(e) if e.offset < end => end = e.offset,
+            Err(_) => return,
+        }
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let next = |k: usize| toks.get(i + k).map(|t| &t.kind);
+        if let Tk::Ident(w) = &toks[i].kind {
+            if may_call && let (Some(Tk::LParen), Some(Tk::Str(arg))) = (next(1), next(2)) {
+                let at = toks[i + 2].start + 1;
+                f(Mention::Call { func: w, arg, at });
+            }
+            if let (Some(Tk::Dot), Some(Tk::Ident(name))) = (next(1), next(2)) {
+                let m = match w.as_str() {
+                    "flags" | "flag" => Some(Mention::Flag(name)),
+                    "counters" | "counter" => Some(Mention::Counter(name)),
+                    _ => None,
+                };
+                if let Some(m) = m.filter(|_| may_scope) {
+                    f(m);
+                }
+                if m.is_some() || w == "area" {
+                    // The name after a scope is no name of its own.
+                    i += 3;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
 mod lex;
 mod parse;
 #[cfg(test)]

@@ -1,27 +1,47 @@
 //! Dead assets and empty ids: numbers that make an asset do nothing (`max_instances: 0`, an
 //! empty time window, a mandatory event that can only fail), ids that are empty strings, and
-//! story events the world never runs. Part of the name checks ([`super::names`]).
+//! story events the world never runs. Part of the name checks ([`super::names`], whose one
+//! walk over every node hands each node to [`Dead::node`]).
 
 use std::collections::BTreeSet;
 
-use super::names::{response_lists, walk};
+use super::names::response_lists;
+use super::trail::Trail;
 use crate::pack::diag::{index, key};
-use crate::pack::{Diagnostic, NodeKind, Pack, Response};
+use crate::pack::{Diagnostic, Node, NodeKind, Pack, Response};
 
-/// Every dead-asset and empty-id diagnostic of the pack.
-pub(crate) fn check(pack: &Pack) -> Vec<Diagnostic> {
-    let mut d = Dead { out: Vec::new() };
-    d.dead_numbers(pack);
-    d.empty_ids(pack);
-    d.story(pack);
-    d.out
-}
-
-struct Dead {
+/// The dead-asset and empty-id checks: fed every node by the name checks' walk, then
+/// [`Dead::finish`]ed.
+#[derive(Default)]
+pub(super) struct Dead {
+    /// Empty time windows, in tree order.
+    windows: Vec<Diagnostic>,
     out: Vec<Diagnostic>,
 }
 
 impl Dead {
+    /// A node of a tree, where `t` is.
+    pub(super) fn node(&mut self, n: &Node, t: &Trail<'_>) {
+        if let NodeKind::TimeWindow { from_hour, to_hour } = &n.kind
+            && from_hour == to_hour
+        {
+            self.windows.push(Diagnostic::warning(
+                t.path(),
+                format!(
+                    "an empty time window (`from_hour` = `to_hour` = {from_hour}): it never succeeds"
+                ),
+            ));
+        }
+    }
+
+    /// Every dead-asset and empty-id diagnostic of the pack, once every node was seen.
+    pub(super) fn finish(mut self, pack: &Pack) -> Vec<Diagnostic> {
+        self.dead_numbers(pack);
+        self.empty_ids(pack);
+        self.story(pack);
+        self.out
+    }
+
     /// Numbers that make an asset dead.
     fn dead_numbers(&mut self, pack: &Pack) {
         for (i, a) in pack.areas.iter().enumerate() {
@@ -38,22 +58,7 @@ impl Dead {
                 }
             }
         }
-        let mut windows = Vec::new();
-        for (i, t) in pack.trees.iter().enumerate() {
-            walk(&t.root, key(&index("trees", i), "root"), &mut |n, p| {
-                if let NodeKind::TimeWindow { from_hour, to_hour } = &n.kind
-                    && from_hour == to_hour
-                {
-                    windows.push(Diagnostic::warning(
-                        p.to_string(),
-                        format!(
-                            "an empty time window (`from_hour` = `to_hour` = {from_hour}): it never succeeds"
-                        ),
-                    ));
-                }
-            });
-        }
-        self.out.extend(windows);
+        self.out.append(&mut self.windows);
         for (i, e) in pack.events.iter().enumerate() {
             if e.mandatory && e.success_probability == 0.0 {
                 self.out.push(Diagnostic::warning(
@@ -136,13 +141,13 @@ impl Dead {
             return;
         }
         let mut started = BTreeSet::new();
-        for (_, list) in response_lists(pack) {
+        response_lists(pack, |_, list| {
             for r in list {
                 if let Response::StartEvent { event } = r {
                     started.insert(event.as_str());
                 }
             }
-        }
+        });
         let Some(sid) = &pack.world.scenario else {
             if started.is_empty() {
                 let ids: Vec<String> = pack

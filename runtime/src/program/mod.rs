@@ -9,6 +9,7 @@ pub mod casts;
 pub mod content_tests;
 mod ctx;
 mod dead;
+mod flags;
 pub mod grid;
 mod names;
 pub mod responses;
@@ -16,6 +17,7 @@ pub mod story;
 #[cfg(test)]
 mod tests;
 pub mod tracker;
+mod trail;
 pub mod trees;
 pub mod triggers;
 pub mod walls;
