@@ -53,3 +53,31 @@ fn every_saved_fuzz_input_passes_its_target_checks() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
+
+/// The importer targets' folder form: the included file is written where the include finds
+/// it (so fuzzing reaches the include code), and paths that would leave the folder are
+/// renamed into it.
+#[test]
+fn importer_inputs_become_folders_with_their_includes() {
+    let main = r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+  <include path="child/c.xml"/>
+  <BehaviorTree ID="Main"><SubTree ID="Child"/></BehaviorTree>
+</root>"#;
+    let child =
+        r#"<root BTCPP_format="4"><BehaviorTree ID="Child"><AlwaysSuccess/></BehaviorTree></root>"#;
+    let mut data = format!("main.xml\n{main}").into_bytes();
+    data.push(checks::FILE_SEPARATOR);
+    data.extend(format!("child/c.xml\n{child}").bytes());
+    data.push(checks::FILE_SEPARATOR);
+    data.extend(b"../escape.xml\nx");
+    let files = checks::split_files(&data, ".xml");
+    let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["main.xml", "child/c.xml", "file2.xml"]);
+    let folder = checks::Folder::new(&files);
+    let i = townsfolk_runtime::interop::import_btcpp_file(&folder.root.join("main.xml")).unwrap();
+    let ids: Vec<&str> = i.pack.trees.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["Main", "Child"]);
+    assert!(folder.root.join("file2.xml").is_file());
+    assert!(!folder.root.join("../escape.xml").exists());
+    checks::btcpp_import(&data);
+}
