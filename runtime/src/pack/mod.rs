@@ -17,7 +17,7 @@ mod tests;
 pub use diag::{Diagnostic, Severity};
 pub use load::{Loaded, MAX_PACK_BYTES, MAX_TREE_DEPTH, load_bytes, load_str, suggest};
 pub use model::*;
-pub use save::to_canonical_string;
+pub use save::{to_canonical_string, value_to_canonical_string};
 pub use schema::schema_string;
 
 /// Reads a pack file's bytes; a file too large or unreadable is a diagnostic at 1:1 (turn
