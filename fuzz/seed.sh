@@ -9,7 +9,7 @@ repo="$(dirname "$here")"
 interop="${1:-$repo/../shared/interop}"
 [ -d "$interop" ] || interop="$repo/runtime/tests/interop"
 corpus="$here/corpus"
-mkdir -p "$corpus"/{pack_load,expr_parse,btcpp_import,behavior3_import,debug_lines}
+mkdir -p "$corpus"/{pack_load,expr_parse,btcpp_import,behavior3_import,debug_lines,mod_resolve}
 
 # pack_load: the samples and the bad-pack corpus.
 cp "$repo"/samples/*.json "$corpus/pack_load/"
@@ -70,6 +70,35 @@ printf '\001%s\n' \
 for f in "$repo"/runtime/tests/golden/*_debug.script; do
   { printf '\003'; cat "$f"; } > "$corpus/debug_lines/golden_$(basename "$f")"
 done
+
+# mod_resolve: each sample mod over its base (base first, the mod last, its `extends` made
+# "daily_life.json"), two mods over the base from the command line, and a folder pack of
+# samples/plaza.json (pack.json plus SECTION/ID.json, as `townsfolk unpack` lays it out).
+mods="$repo/samples/mods"
+if [ -d "$mods" ]; then
+  for m in "$mods"/*.json; do
+    { printf 'daily_life.json\n'; cat "$repo/samples/daily_life.json"
+      printf '\0%s\n' "$(basename "$m")"; jq '.extends = ["daily_life.json"]' "$m"
+    } > "$corpus/mod_resolve/$(basename "$m")"
+  done
+  set -- "$mods"/*.json
+  { printf 'cmd_base.json\n'; cat "$repo/samples/daily_life.json"
+    printf '\0cmd_a.json\n'; jq 'del(.extends)' "$1"
+    printf '\0b.json\n'; jq 'del(.extends)' "$2"
+  } > "$corpus/mod_resolve/two_mods"
+fi
+plaza="$repo/samples/plaza.json"
+{
+  for sec in trees areas events scenarios casts triggers tests; do
+    jq -c --arg s "$sec" '(.[$s] // [])[]' "$plaza" | while IFS= read -r item; do
+      id="$(jq -r .id <<<"$item")"
+      printf 'plaza/%s/%s.json\n%s\0' "$sec" "$id" "$item"
+    done
+  done
+  printf 'plaza/pack.json\n'
+  jq '. as $p | {format, version, name, world} + (reduce ("trees","areas","events","scenarios","casts","triggers","tests") as $s ({}; if $p[$s] then .[$s] = [$p[$s][].id] else . end))' "$plaza"
+} > "$corpus/mod_resolve/folder_plaza"
+{ printf 'plaza.json\n'; cat "$plaza"; } > "$corpus/mod_resolve/plain_plaza"
 
 # Every saved crasher, as a seed of its target.
 for t in "$repo"/runtime/tests/fuzz_regressions/*/; do

@@ -470,3 +470,93 @@ fn guards_program() -> std::sync::Arc<townsfolk_runtime::Program> {
         })
         .clone()
 }
+
+// ---- the mod resolver ----
+
+/// `mod_resolve`: the input's files (the folder form of the importers) resolved two ways:
+/// in memory, every file a layer in order (`mods::resolve_texts`), and from the folder
+/// (`mods::resolve_files`, `extends` followed), the command line being every file named
+/// `cmd*`, then the last file (a `…/pack.json` stands for its folder: a folder pack); the
+/// in-memory layers are in input order, the first the base. When a resolution has no
+/// error: its pack writes canonically and loads back, and the top layer's delta
+/// (`mods::mod_document`) over its base gives the same pack again (up to asset order).
+pub fn mod_resolve(data: &[u8]) {
+    use townsfolk_runtime::mods;
+    let files = split_files(data, ".json");
+    if files.is_empty() {
+        return;
+    }
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, b)| (p.clone(), String::from_utf8_lossy(b).into_owned()))
+        .collect();
+    let layers: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    resolved_is_sound(&mods::resolve_texts(&layers), "resolve_texts");
+    let folder = Folder::new(&files);
+    let last = files.len() - 1;
+    let cmdline: Vec<PathBuf> = files
+        .iter()
+        .enumerate()
+        .filter(|(i, (p, _))| {
+            *i == last || p.rsplit('/').next().is_some_and(|n| n.starts_with("cmd"))
+        })
+        .map(|(_, (p, _))| match p.strip_suffix("/pack.json") {
+            Some(dir) => folder.root.join(dir),
+            None => folder.root.join(p),
+        })
+        .collect();
+    resolved_is_sound(&mods::resolve_files(&cmdline), "resolve_files");
+}
+
+fn resolved_is_sound(r: &townsfolk_runtime::mods::Resolved, how: &str) {
+    use townsfolk_runtime::mods;
+    if r.has_errors() || r.lossy {
+        return;
+    }
+    let Some(p) = &r.pack else {
+        return;
+    };
+    canonical_round_trip(p, how);
+    let Some(base) = &r.base else {
+        return;
+    };
+    let doc = mods::mod_document(base, p, &r.extends);
+    let base_text = pack::to_canonical_string(base);
+    let again = mods::resolve_texts(&[("base.json", &base_text), ("mod.json", &doc)]);
+    let errors: Vec<String> = again
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.render())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{how}: the top layer's delta over its base has errors: {errors:?}\n{doc}"
+    );
+    let Some(q) = &again.pack else {
+        panic!("{how}: the top layer's delta over its base gives no pack\n{doc}");
+    };
+    assert!(
+        by_id(p) == by_id(q),
+        "{how}: the top layer's delta over its base gives another pack\n{doc}"
+    );
+}
+
+/// A pack as JSON with every asset list sorted by id (a mod's new assets come after the
+/// base's, whatever their order in the layers).
+fn by_id(p: &pack::Pack) -> Value {
+    let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+    for kind in townsfolk_runtime::mods::AssetKind::ALL {
+        let mut at = Some(&mut v);
+        for part in kind.section().split('.') {
+            at = at.and_then(|x| x.get_mut(part));
+        }
+        if let Some(Value::Array(items)) = at {
+            items.sort_by_key(|i| (i.get("id").map(Value::to_string), i.to_string()));
+        }
+    }
+    v
+}

@@ -15,6 +15,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("btcpp_import", checks::btcpp_import),
     ("behavior3_import", checks::behavior3_import),
     ("debug_lines", checks::debug_lines),
+    ("mod_resolve", checks::mod_resolve),
 ];
 
 /// Replays every file of `tests/fuzz_regressions/TARGET/`; returns how many, and the names
