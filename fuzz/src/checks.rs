@@ -285,7 +285,9 @@ pub struct Folder {
 }
 
 impl Folder {
-    pub fn new(files: &[(String, Vec<u8>)]) -> Folder {
+    /// The folder with `files` written in it; `None` when the folder itself cannot be made
+    /// (a full disk): the input is then skipped, as it says nothing about the importer.
+    pub fn new(files: &[(String, Vec<u8>)]) -> Option<Folder> {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let top = std::env::temp_dir().join(format!(
             "townsfolk-fuzz-{}-{}",
@@ -294,9 +296,12 @@ impl Folder {
         ));
         let root = top.join("a/b/c/d/root");
         let _ = std::fs::remove_dir_all(&top);
-        if let Err(e) = std::fs::create_dir_all(&root) {
-            panic!("the harness cannot create {}: {e}", root.display());
+        let folder = Folder { top, root };
+        if let Err(e) = std::fs::create_dir_all(&folder.root) {
+            eprintln!("skipped: cannot create {}: {e}", folder.root.display());
+            return None;
         }
+        let root = &folder.root;
         for (path, body) in files {
             let file = root.join(path);
             // A path that collides with another file's folder is skipped: the harness
@@ -307,7 +312,7 @@ impl Folder {
                 let _ = std::fs::write(&file, body);
             }
         }
-        Folder { top, root }
+        Some(folder)
     }
 }
 
@@ -334,7 +339,9 @@ pub fn btcpp_import(data: &[u8]) {
     if let Ok(i) = interop::import_btcpp_str(&text, main) {
         btcpp_fixed_point(&i, "import_btcpp_str");
     }
-    let folder = Folder::new(&files);
+    let Some(folder) = Folder::new(&files) else {
+        return;
+    };
     if let Ok(i) = interop::import_btcpp_file(&folder.root.join(main)) {
         btcpp_fixed_point(&i, "import_btcpp_file");
     }
@@ -368,7 +375,9 @@ pub fn behavior3_import(data: &[u8]) {
     let Some((main, _)) = files.first() else {
         return;
     };
-    let folder = Folder::new(&files);
+    let Some(folder) = Folder::new(&files) else {
+        return;
+    };
     if let Ok(i) = interop::import_behavior3_file(&folder.root.join(main)) {
         imported_pack_loads(&i, "import_behavior3_file");
     }
@@ -495,7 +504,9 @@ pub fn mod_resolve(data: &[u8]) {
         .map(|(p, t)| (p.as_str(), t.as_str()))
         .collect();
     resolved_is_sound(&mods::resolve_texts(&layers), "resolve_texts");
-    let folder = Folder::new(&files);
+    let Some(folder) = Folder::new(&files) else {
+        return;
+    };
     let last = files.len() - 1;
     let cmdline: Vec<PathBuf> = files
         .iter()

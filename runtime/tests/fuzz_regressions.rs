@@ -74,7 +74,7 @@ fn importer_inputs_become_folders_with_their_includes() {
     let files = checks::split_files(&data, ".xml");
     let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["main.xml", "child/c.xml", "file2.xml"]);
-    let folder = checks::Folder::new(&files);
+    let folder = checks::Folder::new(&files).unwrap();
     let i = townsfolk_runtime::interop::import_btcpp_file(&folder.root.join("main.xml")).unwrap();
     let ids: Vec<&str> = i.pack.trees.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["Main", "Child"]);
