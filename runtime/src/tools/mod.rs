@@ -216,9 +216,19 @@ pub fn parse_object(
         Err(e) => Err(LineError::NotJson {
             prefix: not_json,
             detail: e.to_string(),
-            column: e.column().max(1),
+            column: char_column(line, e.column()),
         }),
     }
+}
+
+/// serde_json's column (1-based, in bytes) as a 1-based column in characters of `line`
+/// (a byte column inside a multi-byte character counts as that character).
+fn char_column(line: &str, byte_column: usize) -> usize {
+    let mut end = byte_column.saturating_sub(1).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    line[..end].chars().count() + 1
 }
 
 /// A refused line: where (1-based line of the script, 1-based column in that line) and why.

@@ -1,0 +1,4 @@
+//! Fuzz target `behavior3_import`: see `townsfolk_fuzz::checks::behavior3_import` and FUZZING.md.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| townsfolk_fuzz::checks::behavior3_import(data));
