@@ -127,6 +127,8 @@ impl EditorApp {
 
     pub(crate) fn restart_preview(&mut self) {
         self.preview.restart(self.doc.pack(), self.doc.revision());
+        self.preview
+            .renames_followed_up_to(self.doc.rename_log().len());
     }
 
     /// Pauses and runs exactly one tick.
@@ -300,6 +302,8 @@ impl EditorApp {
         match action {
             Action::New => self.files_request(shell::files::Pending::New),
             Action::OpenDialog => self.files_request(shell::files::Pending::OpenDialog),
+            Action::OpenFolderDialog => self.files_request(shell::files::Pending::OpenFolderDialog),
+            Action::OpenModDialog => self.files_request(shell::files::Pending::OpenModDialog),
             Action::OpenRecent(path) => self.files_request(shell::files::Pending::Open(path)),
             Action::Revert => self.files_request(shell::files::Pending::Revert),
             Action::Quit => {
@@ -317,6 +321,8 @@ impl EditorApp {
                 self.save_document_as();
             }
             Action::Export => self.files.open_export(),
+            Action::Import(format) => shell::interop::import_dialog(self, format),
+            Action::ExportBtcpp => shell::interop::open_btcpp_export(self),
             Action::Undo => {
                 let label = self.doc.undo_label().map(str::to_string);
                 if self.doc.undo() {
@@ -416,6 +422,7 @@ impl eframe::App for EditorApp {
         self.handle_keys(&ctx);
         self.views
             .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
+        self.preview.follow_renames(self.doc.rename_log());
 
         if self.dock.find_tab(&Tab::Preview).is_some() {
             let dt = f64::from(ctx.input(|i| i.stable_dt));
@@ -461,6 +468,7 @@ impl eframe::App for EditorApp {
         }
         self.views
             .follow_renames(&self.doc, &mut self.dock, &mut self.inspected);
+        self.preview.follow_renames(self.doc.rename_log());
         self.views
             .retain_open(&shell::dock::open_assets(&self.dock));
 

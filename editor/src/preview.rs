@@ -1,5 +1,5 @@
 //! The live 2D preview: a running session of the open pack, stepped at the pack's fixed rate,
-//! and its drawing (world bounds, areas, objects and NPCs) with egui's painter.
+//! and its drawing (world bounds, areas, walls and doors, objects and NPCs) with egui's painter.
 //!
 //! World coordinates have y pointing down, like the screen. The world is fitted to the tab
 //! keeping its aspect ratio; the mouse wheel zooms around the pointer, dragging pans, and a
@@ -9,14 +9,19 @@
 use egui::{
     Align2, Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, pos2, vec2,
 };
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use townsfolk_runtime::pack::{Pack, Shape as AreaShape};
+use townsfolk_runtime::program::walls::NO_DOOR;
 use townsfolk_runtime::value::Vec2;
 use townsfolk_runtime::world::NPC_RADIUS;
 use townsfolk_runtime::{Program, Session};
 
+use crate::document::AssetKind;
 use crate::shell::style;
+
+mod labels;
 
 /// Ticks run in one frame at most, so a slow frame never snowballs ("spiral of death").
 const MAX_TICKS_PER_FRAME: u32 = 64;
@@ -81,6 +86,68 @@ impl Default for View {
     }
 }
 
+/// NPC ids of the running session as the document has them now: an NPC renamed since the
+/// session started keeps running, and is labelled, selected and inspected by its new id
+/// (the document's rename log is followed, undo and redo included).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NpcAliases {
+    /// Session id → document id, for the renamed NPCs only.
+    to_doc: BTreeMap<String, String>,
+    /// Entries of the document's rename log already followed.
+    seen: usize,
+}
+
+impl NpcAliases {
+    /// How the session's NPC `id` is named in the document.
+    pub fn shown<'a>(&'a self, id: &'a str) -> &'a str {
+        self.to_doc.get(id).map_or(id, String::as_str)
+    }
+
+    /// A session name as shown: an NPC id, or a spawned copy's `id#3`.
+    pub fn shown_name(&self, name: &str) -> String {
+        match name.split_once('#') {
+            Some((base, serial)) => format!("{}#{serial}", self.shown(base)),
+            None => self.shown(name).to_string(),
+        }
+    }
+
+    /// The session id of the NPC the document calls `id` (`None`: no NPC of the session
+    /// has that name now, e.g. it was renamed away).
+    pub fn session_id<'a>(&'a self, id: &'a str) -> Option<&'a str> {
+        match self.to_doc.iter().find(|(_, d)| d.as_str() == id) {
+            Some((s, _)) => Some(s),
+            None => (!self.to_doc.contains_key(id)).then_some(id),
+        }
+    }
+
+    /// Follows the rename log entries not seen yet; `in_session` says whether an id is an
+    /// NPC of the session. Returns the NPC renames followed, as (old, new).
+    fn follow(
+        &mut self,
+        log: &[(AssetKind, String, String)],
+        in_session: impl Fn(&str) -> bool,
+    ) -> Vec<(String, String)> {
+        let seen = self.seen.min(log.len());
+        let mut renamed = Vec::new();
+        for (kind, old, new) in &log[seen..] {
+            if *kind != AssetKind::Npc {
+                continue;
+            }
+            if let Some(s) = self.session_id(old).filter(|s| in_session(s)) {
+                let s = s.to_string();
+                if s == *new {
+                    self.to_doc.remove(&s);
+                } else {
+                    self.to_doc.insert(s, new.clone());
+                }
+            }
+            renamed.push((old.clone(), new.clone()));
+        }
+        self.seen = log.len();
+        renamed
+    }
+}
+
 /// The running preview: its session, clock, speed, seed and selected NPC.
 pub(crate) struct Preview {
     pub session: Option<Session>,
@@ -101,6 +168,8 @@ pub(crate) struct Preview {
     /// A program already compiled from the pack the next restart runs (the load's checks
     /// built it): taken by [`Preview::restart`] instead of compiling the pack again.
     prebuilt: Option<Arc<Program>>,
+    /// The session's NPC ids as the document names them now.
+    pub aliases: NpcAliases,
 }
 
 impl Preview {
@@ -118,7 +187,30 @@ impl Preview {
             built_from: None,
             not_running: None,
             prebuilt: None,
+            aliases: NpcAliases::default(),
         }
+    }
+
+    /// Follows the NPC renames of the document's rename log since the last call (or the
+    /// last restart): the running session keeps going, showing the new ids, and the
+    /// selection follows its NPC.
+    pub fn follow_renames(&mut self, log: &[(AssetKind, String, String)]) {
+        let session = self.session.as_ref();
+        let in_session = |id: &str| session.is_some_and(|s| s.program().npc_index(id).is_some());
+        for (old, new) in self.aliases.follow(log, in_session) {
+            if self.selected.as_deref() == Some(old.as_str()) {
+                self.selected = Some(new);
+            }
+        }
+    }
+
+    /// The session was just built from the document with `renames` entries in its rename
+    /// log: its ids are the document's, and only later renames are followed.
+    pub fn renames_followed_up_to(&mut self, renames: usize) {
+        self.aliases = NpcAliases {
+            to_doc: BTreeMap::new(),
+            seen: renames,
+        };
     }
 
     /// Makes the next [`Preview::restart`] run `program`, which must be `pack` compiled
@@ -395,6 +487,7 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         selected,
         view,
         not_running,
+        aliases,
         ..
     } = preview;
     let playing = *playing;
@@ -525,10 +618,16 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         );
     }
 
+    walls_ui(&painter, x, p, w);
+
     // Static objects. Their labels, and the NPCs' animation texts, are kept clear of the
     // NPCs' names.
     let mut obstacles = Vec::with_capacity(p.objects.len());
-    for o in &p.objects {
+    for (oi, o) in p.objects.iter().enumerate() {
+        // A wall's door is drawn by `walls_ui`, by its state.
+        if p.walls.door_of_object(oi as u32).is_some() {
+            continue;
+        }
         let c = x.to_screen(o.pos);
         let r = (o.radius as f32 * x.scale).max(3.0);
         let kind = p.sym(o.kind);
@@ -573,15 +672,19 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         painter.line_segment([t + vec2(-d, -d), t + vec2(d, d)], Stroke::new(1.5, color));
         painter.line_segment([t + vec2(-d, d), t + vec2(d, -d)], Stroke::new(1.5, color));
     }
-    let selected_idx = selected.as_deref().and_then(|id| p.npc_index(id));
-    // Every NPC in the world, spawned copies (`rat#3`) included; removed ones are gone.
-    let mut labels = Vec::with_capacity(w.npcs.len());
+    let selected_idx = selected
+        .as_deref()
+        .and_then(|id| aliases.session_id(id))
+        .and_then(|id| p.npc_index(id));
+    // Every NPC in the world, spawned copies (`rat#3`) included; removed ones are gone. Names
+    // are shown as the document has them (an NPC renamed since the start keeps running).
+    let mut marks = Vec::with_capacity(w.npcs.len());
     for (i, npc) in w.npcs.iter().enumerate() {
         let Some(&s) = drawn.get(i) else { continue };
         if npc.removed {
             continue;
         }
-        let name = w.npc_name(p, i as u32);
+        let name = aliases.shown_name(&w.npc_name(p, i as u32));
         let color = npc_color(i);
         let is_selected = selected_idx == Some(i as u32);
         if is_selected {
@@ -589,28 +692,23 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
             painter.circle_stroke(s, npc_r + 5.0, Stroke::new(2.0, Color32::WHITE));
         }
         painter.circle(s, npc_r, color, Stroke::new(1.5, Color32::from_gray(20)));
+        let mut anim = None;
         match npc.show {
             Some((true, text)) => speech_bubble(&painter, s, npc_r, p.sym(text)),
-            Some((false, anim)) => {
-                obstacles.push(painter.text(
-                    s + vec2(0.0, npc_r + 3.0),
-                    Align2::CENTER_TOP,
-                    format!("*{}*", p.sym(anim)),
-                    FontId::proportional(12.0),
-                    color,
-                ));
-            }
+            Some((false, a)) => anim = Some(format!("*{}*", p.sym(a))),
             None => {}
         }
-        labels.push(NpcLabel {
+        view.last_npcs.push((name.clone(), s));
+        marks.push(labels::NpcMark {
             at: s,
-            text: name.clone(),
-            priority: is_selected,
+            name,
+            color,
+            anim,
+            selected: is_selected,
         });
-        view.last_npcs.push((name, s));
     }
     let label_font = FontId::proportional(13.0);
-    let hidden = place_npc_labels(&painter, &labels, &obstacles, npc_r, &label_font);
+    let hidden = labels::draw(&painter, &marks, npc_r, &obstacles, &label_font).hidden(&marks);
 
     // Picking.
     let nearest = |at: Pos2| {
@@ -662,69 +760,55 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
     }
 }
 
-/// An NPC's name to place beside it.
-struct NpcLabel {
-    at: Pos2,
-    text: String,
-    /// Placed first (the selected NPC).
-    priority: bool,
-}
-
-/// Where a label of `size` may go around an NPC at `at` of radius `r`: right, left, above,
-/// below, then the diagonals.
-fn label_candidates(at: Pos2, r: f32, size: egui::Vec2) -> [Rect; 6] {
-    let gap = 3.0;
-    [
-        Rect::from_min_size(pos2(at.x + r + gap, at.y - size.y * 0.5), size),
-        Rect::from_min_size(pos2(at.x - r - gap - size.x, at.y - size.y * 0.5), size),
-        Rect::from_min_size(pos2(at.x - size.x * 0.5, at.y - r - gap - size.y), size),
-        Rect::from_min_size(pos2(at.x - size.x * 0.5, at.y + r + gap), size),
-        Rect::from_min_size(pos2(at.x + r, at.y - r - size.y), size),
-        Rect::from_min_size(pos2(at.x + r, at.y + r), size),
-    ]
-}
-
-/// Draws each label in the first place where it covers no other label, no NPC and none of
-/// the `obstacles` (texts already drawn); returns the names that had no room (shown on hover
-/// instead).
-fn place_npc_labels(
-    painter: &egui::Painter,
-    labels: &[NpcLabel],
-    obstacles: &[Rect],
-    r: f32,
-    font: &FontId,
-) -> Vec<String> {
-    let mut order: Vec<usize> = (0..labels.len()).collect();
-    // Stable: the selected NPC first, then in world order.
-    order.sort_by_key(|&i| !labels[i].priority);
-    let bodies: Vec<Rect> = labels
-        .iter()
-        .map(|l| Rect::from_center_size(l.at, egui::Vec2::splat(2.0 * r)))
-        .collect();
-    let mut taken: Vec<Rect> = Vec::with_capacity(labels.len());
-    let mut hidden = Vec::new();
-    for i in order {
-        let l = &labels[i];
-        let galley = painter.layout_no_wrap(l.text.clone(), font.clone(), Color32::from_gray(235));
-        let size = galley.size();
-        let spot = label_candidates(l.at, r, size).into_iter().find(|c| {
-            let c = c.shrink(1.0);
-            !taken.iter().chain(obstacles).any(|t| t.intersects(c))
-                && !bodies
-                    .iter()
-                    .enumerate()
-                    .any(|(j, b)| j != i && b.intersects(c))
-        });
-        match spot {
-            Some(rect) => {
-                painter.rect_filled(rect.expand(1.0), 3.0, Color32::from_black_alpha(110));
-                painter.galley(rect.min, galley, Color32::from_gray(235));
-                taken.push(rect);
-            }
-            None => hidden.push(l.text.clone()),
+/// Walls (solid insides shaded) and their doors by state: open (a thin green line, the
+/// opening's ends marked), closed (a thick brown bar), locked (a thick red bar); a door's id
+/// beside it once zoomed in far enough to read it without covering the buildings' names.
+fn walls_ui(painter: &egui::Painter, x: Xform, p: &Program, w: &townsfolk_runtime::world::World) {
+    let walls = &p.walls;
+    let wall = Stroke::new((0.25 * x.scale).max(2.5), Color32::from_rgb(200, 196, 186));
+    for info in &walls.walls {
+        if info.solid {
+            let sp: Vec<Pos2> = info.points.iter().map(|&q| x.to_screen(q)).collect();
+            painter.add(Shape::convex_polygon(
+                sp,
+                Color32::from_rgb(120, 116, 108),
+                Stroke::NONE,
+            ));
         }
     }
-    hidden
+    for s in walls.segs.iter().filter(|s| s.door == NO_DOOR) {
+        painter.line_segment([x.to_screen(s.a), x.to_screen(s.b)], wall);
+    }
+    for d in &walls.doors {
+        let (a, b) = (x.to_screen(d.a), x.to_screen(d.b));
+        let state = w.objects.get(d.object as usize);
+        let thick = (0.3 * x.scale).max(3.5);
+        match state {
+            Some(o) if o.open => {
+                painter.line_segment([a, b], Stroke::new(1.5, Color32::from_rgb(110, 200, 120)));
+                for end in [a, b] {
+                    painter.circle_filled(end, 2.5, Color32::from_rgb(110, 200, 120));
+                }
+            }
+            Some(o) if o.locked => {
+                painter.line_segment([a, b], Stroke::new(thick, Color32::from_rgb(215, 70, 60)));
+            }
+            _ => {
+                painter.line_segment([a, b], Stroke::new(thick, Color32::from_rgb(165, 110, 55)));
+            }
+        }
+        if x.scale > 14.0
+            && let Some(o) = p.objects.get(d.object as usize)
+        {
+            painter.text(
+                x.to_screen(o.pos) + vec2(0.0, thick),
+                Align2::CENTER_TOP,
+                &o.id,
+                FontId::proportional(11.0),
+                Color32::from_gray(160),
+            );
+        }
+    }
 }
 
 /// Light grid lines every 1, 2, 5, 10, … world units, at least ~40 px apart.

@@ -23,7 +23,9 @@ use bonsai_bt::{
 };
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 use townsfolk_runtime::Session;
+use townsfolk_runtime::expr::Env;
 use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
+use townsfolk_runtime::trace::{DebugEvent, Probe};
 use townsfolk_runtime::value::{Type, Value};
 
 /// Seconds per tick, in both libraries.
@@ -606,6 +608,43 @@ fn check_s4(n: usize, ticks: usize) {
 // Benchmarks
 // ------------------------------------------------------------------------------------------
 
+/// Counts the node visits of the ticks it watches (the debugger's `Enter` events).
+struct Visits(u64);
+
+impl Probe for Visits {
+    fn event(&mut self, ev: &DebugEvent<'_>, _: Option<&dyn Env>) -> bool {
+        if matches!(ev, DebugEvent::Enter { .. }) {
+            self.0 += 1;
+        }
+        false
+    }
+}
+
+/// The shapes check themselves before timing (as S4 checks its checksum): node visits of
+/// one Townsfolk tick, and condition callbacks of one bonsai tick (its composites and the
+/// Running leaf make none).
+fn check_visits(name: &str, s: &mut Session, bt: &mut BT<Act, bool>, visits: u64, conds: u64) {
+    let mut probe = Visits(0);
+    assert!(s.step_probed(&mut probe), "{name}: the probe never pauses");
+    assert_eq!(probe.0, visits, "{name}: Townsfolk node visits per tick");
+    let e: Event = UpdateArgs { dt: DT as Float }.into();
+    let mut calls = 0u64;
+    let r = bt.tick(&e, &mut |args: ActionArgs<Event, Act>, c: &mut bool| {
+        if matches!(args.action, Act::C) {
+            calls += 1;
+        }
+        bonsai_c(args, c)
+    });
+    assert!(
+        matches!(r, Some((BStatus::Running, _))),
+        "{name}: bonsai Running"
+    );
+    assert_eq!(calls, conds, "{name}: bonsai condition calls per tick");
+    println!(
+        "{name}: {visits} node visits per tick (townsfolk), {conds} condition calls (bonsai): checked"
+    );
+}
+
 fn shapes(c: &mut Criterion) {
     println!(
         "sizes: townsfolk CNode {} B, Expr {} B, Value {} B",
@@ -613,19 +652,21 @@ fn shapes(c: &mut Criterion) {
         std::mem::size_of::<townsfolk_runtime::expr::Expr>(),
         std::mem::size_of::<Value>()
     );
-    type Case = (&'static str, fn() -> Pack, fn() -> BT<Act, bool>);
+    // (name, Townsfolk pack, bonsai tree, node visits per tick, bonsai condition calls)
+    type Case = (&'static str, fn() -> Pack, fn() -> BT<Act, bool>, u64, u64);
     let cases: [Case; 4] = [
-        ("S1", tf_s1, bs_s1),
-        ("S2", tf_s2, bs_s2),
-        ("S3", tf_s3, bs_s3),
+        ("S1", tf_s1, bs_s1, 1_002, 1_000),
+        ("S2", tf_s2, bs_s2, 1_001, 999),
+        ("S3", tf_s3, bs_s3, 201, 0),
         // Diagnostic, not one of the four shapes: S1 with 100 conditions (102 visits).
-        ("D1_100", || tf_s1_n(100), || bs_s1_n(100)),
+        ("D1_100", || tf_s1_n(100), || bs_s1_n(100), 102, 100),
     ];
-    for (name, tf, bs) in cases {
+    for (name, tf, bs, visits, conds) in cases {
         let mut g = c.benchmark_group(name);
         let mut s = session(&tf());
         s.run(3);
         assert!(s.problems().is_empty(), "{:?}", s.problems());
+        check_visits(name, &mut s, &mut bs(), visits, conds);
         g.bench_function("townsfolk", |b| b.iter(|| black_box(&mut s).step()));
         assert_eq!(
             s.world().npcs[0].last_status,

@@ -6,8 +6,9 @@
 //! cargo run --release -p townsfolk-runtime --example areas_bench
 //! ```
 //!
-//! The city: one `city` area over the whole world, a grid of 60 × 60 districts (kind
-//! `district`), each holding 16 buildings (8 `home`, 4 `work`, 2 `pub`, 2 `market`), so 17
+//! The city: one `city` area over the whole world, a grid of districts (kind `district`,
+//! 60 units on a side; 11 × 11 = 121 of them in the 10,000-NPC city, 2,058 areas), each
+//! holding 16 buildings (8 `home`, 4 `work`, 2 `pub`, 2 `market`), so 17
 //! areas per district. NPC trees are reactive selectors of `time_window` branches, each a
 //! `request` preferring one behavior (`sleep`, `work`, `fun`, `shop`) and forbidding the
 //! other three; 4-step and 6-step days, with start times staggered by a quarter hour. The
@@ -210,6 +211,8 @@ fn session(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -> 
 struct Run {
     /// Wall time of each measured tick in the first repetition, seconds.
     first: Vec<f64>,
+    /// p99 of the raw tick times of each repetition, seconds.
+    raw_p99: Vec<f64>,
     /// Per measured tick, the least wall time over the repetitions, seconds.
     times: Vec<f64>,
     /// Requests made in each measured tick (from the traced twin run).
@@ -250,6 +253,7 @@ fn run(
     }
     let (s, n_areas) = last.expect("reps > 0");
     let first = all[0].clone();
+    let raw_p99: Vec<f64> = all.iter().map(|t| p99(t)).collect();
     // Per tick, the fastest of the repetitions: the tick's own cost without the pauses this
     // shared machine adds at random.
     let times: Vec<f64> = (0..ticks as usize)
@@ -303,6 +307,7 @@ fn run(
         .sum();
     let r = Run {
         first,
+        raw_p99,
         times,
         requests,
         choose,
@@ -344,18 +349,23 @@ fn main() {
 
     println!("## City: 10,000 NPCs, {ticks} ticks after {warm} warm-up ticks, {reps} runs\n");
     println!(
-        "| areas | NPCs | mean tick | p99 tick | worst tick | mean / p99 (first run, raw) | requests per tick (mean / max) | tags held at end (max per NPC) |"
+        "| areas | NPCs | mean tick (fastest of {reps}) | p99 tick (fastest of {reps}) | worst tick (fastest of {reps}) | mean / p99 (first run, raw) | raw p99 of each run | requests per tick (mean / max) | tags held at end (max per NPC) |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let (r, n_areas) = run(11, 11, 10_000, None, reps, warm, ticks);
     let reqs = r.requests.iter().sum::<usize>() as f64 / r.requests.len() as f64;
     println!(
-        "| {n_areas} | 10,000 | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} / {:.3} ms | {:.1} / {} | {} ({}) |",
+        "| {n_areas} | 10,000 | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} / {:.3} ms | {} ms | {:.1} / {} | {} ({}) |",
         mean(&r.times) * 1e3,
         p99(&r.times) * 1e3,
         r.times.iter().cloned().fold(0.0, f64::max) * 1e3,
         mean(&r.first) * 1e3,
         p99(&r.first) * 1e3,
+        r.raw_p99
+            .iter()
+            .map(|p| format!("{:.3}", p * 1e3))
+            .collect::<Vec<_>>()
+            .join(" / "),
         reqs,
         r.requests.iter().max().unwrap_or(&0),
         r.tags,
@@ -375,10 +385,13 @@ fn main() {
         eprintln!("holders counted {} / tags {}", r.holders, r.tags);
     }
     let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
+    let worst_raw = r.raw_p99.iter().cloned().fold(0.0, f64::max);
     println!(
-        "\nTarget ≤ 3 ms per tick: mean {}, p99 {}\n",
+        "\nTarget ≤ 3 ms per tick: mean {}, p99 (fastest of {reps}) {}, raw p99 (slowest run, {:.3} ms) {}\n",
         verdict(mean(&r.times) <= 3e-3),
-        verdict(p99(&r.times) <= 3e-3)
+        verdict(p99(&r.times) <= 3e-3),
+        worst_raw * 1e3,
+        verdict(worst_raw <= 3e-3)
     );
 
     for (title, block) in [

@@ -10,12 +10,17 @@
 //!   seeds 1..=200, one in-game day each (1,440 ticks), on 1 thread and on 2 threads (one
 //!   run each; the two reports must be equal).
 //! - `plain run` / `recording run` per pack: the same seeds played with `Session::step`, and
-//!   with `tools::coverage::run_seed` (the counting probe, occupancy after every tick, the
-//!   end-of-run trigger explanations); best of 5, on one thread. The overhead is
-//!   recording / plain - 1; the target is at most 10 %. A third figure plays them with
-//!   `Session::step_probed` and a probe that does nothing: the cost of the probe path
-//!   itself (every node enter/result and trace event handed to a `dyn Probe`), which the
-//!   recorder cannot go below.
+//!   with `tools::coverage::run_seed` (a counting session: node visits counted by the tick
+//!   engine, the counted trace events, occupancy, the end-of-run trigger explanations); best
+//!   of 7, on one thread, the three kinds of run alternating so that a change of load hits
+//!   all of them. The overhead is recording / plain - 1; the target is at most 10 %. A third
+//!   figure plays them with `Session::step_probed` and a probe that does nothing: the cost of
+//!   the debugger's probe path (every node enter/result and trace event handed to a
+//!   `dyn Probe`), which coverage no longer uses.
+//!
+//! Times are the thread's CPU time (`/proc/thread-self/schedstat`, nanoseconds; wall time
+//! where that cannot be read), so that time spent waiting for the CPU on a shared machine
+//! does not count.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,15 +51,21 @@ fn one_day(p: &Program) -> u64 {
     (86_400.0 / (p.dt * p.time_scale)).ceil() as u64
 }
 
-fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
+/// This thread's CPU time so far, when the kernel tells it.
+fn cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// How long `f` takes: CPU time of this thread, or wall time.
+fn timed(f: &mut impl FnMut()) -> Duration {
+    let (c, t) = (cpu_time(), Instant::now());
+    f();
+    match (c, cpu_time()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => t.elapsed(),
+    }
 }
 
 /// Watches and does nothing.
@@ -102,29 +113,37 @@ fn main() {
             load(name)
         };
         let mut sink = 0u64;
-        let plain = best_of(5, || {
+        let mut plain_run = || {
             for seed in 1..=n_seeds {
                 let mut s = Session::new(p.clone(), seed);
                 s.run(ticks);
                 sink ^= s.hash();
             }
-        });
-        let recording = best_of(5, || {
+        };
+        let mut sink2 = 0u64;
+        let mut recording_run = || {
             for seed in 1..=n_seeds {
                 let t = run_seed(&p, seed, ticks);
-                sink ^= t.ticks;
+                sink2 ^= t.ticks;
             }
-        });
-        let probed = best_of(5, || {
+        };
+        let mut sink3 = 0u64;
+        let mut probed_run = || {
             for seed in 1..=n_seeds {
                 let mut s = Session::new(p.clone(), seed);
                 for _ in 0..ticks {
                     s.step_probed(&mut Noop);
                 }
-                sink ^= s.hash();
+                sink3 ^= s.hash();
             }
-        });
-        std::hint::black_box(sink);
+        };
+        let (mut plain, mut recording, mut probed) = (Duration::MAX, Duration::MAX, Duration::MAX);
+        for _ in 0..7 {
+            plain = plain.min(timed(&mut plain_run));
+            recording = recording.min(timed(&mut recording_run));
+            probed = probed.min(timed(&mut probed_run));
+        }
+        std::hint::black_box((sink, sink2, sink3));
         let pct = |d: Duration| (d.as_secs_f64() / plain.as_secs_f64() - 1.0) * 100.0;
         let overhead = pct(recording);
         println!(

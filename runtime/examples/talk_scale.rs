@@ -95,7 +95,12 @@ fn town(n: usize, position_aware: bool) -> Pack {
     p
 }
 
+/// The flat-cost target: ns per character at 10,000 characters within this factor of the
+/// figure at 100 (issue 14 item 5).
+const FLAT: f64 = 1.2;
+
 fn main() {
+    let mut per_char: Vec<(bool, usize, f64)> = Vec::new();
     println!(
         "| mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
     );
@@ -123,6 +128,7 @@ fn main() {
                 .iter()
                 .filter(|c| c.in_conversation())
                 .count();
+            per_char.push((aware, n, per_sec * 1e9 / n as f64));
             println!(
                 "| {} | {n} | {:.3} | {:.0} | {:.0}% |",
                 if aware {
@@ -135,5 +141,26 @@ fn main() {
                 talking as f64 * 100.0 / n as f64
             );
         }
+    }
+    println!();
+    println!("| mode | ns per character, 10,000 ÷ 100 | target | status |");
+    println!("|---|---:|---:|---|");
+    for aware in [true, false] {
+        let at = |n: usize| {
+            per_char
+                .iter()
+                .find(|r| r.0 == aware && r.1 == n)
+                .map_or(f64::NAN, |r| r.2)
+        };
+        let ratio = at(10_000) / at(100);
+        println!(
+            "| {} | {ratio:.2} | ≤ {FLAT} | {} |",
+            if aware {
+                "position-aware"
+            } else {
+                "position-blind"
+            },
+            if ratio <= FLAT { "met" } else { "not met" }
+        );
     }
 }

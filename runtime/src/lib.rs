@@ -4,7 +4,7 @@
 //! [`debug::Debugger`] (breakpoints, stepping by tick or node, step-back).
 //!
 //! The modules are layers, each importing only the ones above it in this list (see
-//! ARCHITECTURE.md): `value` → `expr` → `pack` → `bt` → `program` → `interop` → `world` → `trace` →
+//! ARCHITECTURE.md): `value` → `expr` → `pack` → `bt` → `program` → `interop` → `mods` → `world` → `trace` →
 //! `systems` → `session` → `debug` → `tools`.
 
 pub mod value;
@@ -18,6 +18,8 @@ pub mod bt;
 pub mod program;
 
 pub mod interop;
+
+pub mod mods;
 
 pub mod world;
 

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::bt::Status;
+use crate::bt::{NodeCount, Status};
 use crate::expr::Env;
 use crate::pack::DoorAction;
 use crate::program::Program;
@@ -117,6 +117,13 @@ pub enum TraceEvent {
         npc: u32,
         area: u32,
         template: Sym,
+        reason: &'static str,
+    },
+    /// A walking NPC has no way to its target (walls, closed doors): it stands until a door
+    /// changes or its target does (a `timeout` above its `move_to` ends the wait).
+    Blocked {
+        tick: u64,
+        npc: u32,
         reason: &'static str,
     },
     /// An area's handler started or ended.
@@ -311,6 +318,7 @@ impl TraceEvent {
             | TraceEvent::Request { tick, .. }
             | TraceEvent::Adopt { tick, .. }
             | TraceEvent::Drop { tick, .. }
+            | TraceEvent::Blocked { tick, .. }
             | TraceEvent::Handler { tick, .. }
             | TraceEvent::AreaCreated { tick, .. }
             | TraceEvent::AreaRemoved { tick, .. }
@@ -505,6 +513,11 @@ pub fn trace_value_in(p: &Program, w: Option<&World>, ev: &TraceEvent) -> serde_
         } => json!({"tick": tick, "kind": "drop", "npc": npc(p, n),
                     "area": area_name(p, area), "template": p.sym(template),
                     "reason": reason}),
+        TraceEvent::Blocked {
+            tick,
+            npc: n,
+            reason,
+        } => json!({"tick": tick, "kind": "blocked", "npc": npc(p, n), "reason": reason}),
         TraceEvent::Handler {
             tick,
             area,
@@ -716,6 +729,8 @@ pub trait Probe {
 pub struct Out<'a, 'p> {
     pub trace: Option<&'a mut Vec<TraceEvent>>,
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
+    /// Coverage counters, when the session counts (see [`Counters`]).
+    pub counts: Option<Counting<'a>>,
     /// Set when the probe asked to pause.
     pub stop: bool,
 }
@@ -742,8 +757,120 @@ impl Out<'_, '_> {
                 self.stop = true;
             }
         }
-        if let Some(t) = self.trace.as_deref_mut() {
+        keep(self.trace.as_deref_mut(), self.counts.as_mut(), ev);
+    }
+}
+
+/// Hands a reported event to the trace (when recording) and to the counters (when counting
+/// and coverage counts its kind), moving it into whichever needs it last.
+pub(crate) fn keep(
+    trace: Option<&mut Vec<TraceEvent>>,
+    counts: Option<&mut Counting<'_>>,
+    ev: TraceEvent,
+) {
+    match (trace, counts) {
+        (None, None) => {}
+        (Some(t), None) => t.push(ev),
+        (None, Some(c)) => c.event(ev),
+        (Some(t), Some(c)) => {
+            if Counters::counts(&ev) {
+                c.events.push(ev.clone());
+            }
             t.push(ev);
         }
+    }
+}
+
+/// Coverage counters, filled while a session counts (`Session::set_counting`; what
+/// `tools::coverage` plays seeds with). Node visits and results are counted by the tick
+/// engine itself (`bt::tick_tree_counted`) into one [`NodeCount`] per compiled node, with no
+/// call to the host, no dynamic call and no trace event built; the few trace events coverage
+/// counts (requests, adoptions, triggers fired, story events, areas entered and left) are kept aside
+/// in [`Counters::events`], in the order they happened, for the counting tool to take.
+/// Counting never changes the world.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counters {
+    nodes: NodeCounters,
+    /// The counted trace events not taken yet (see [`Counters::counts`]).
+    pub events: Vec<TraceEvent>,
+}
+
+/// One [`NodeCount`] per node of every compiled tree of a program, by compiled tree.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeCounters {
+    trees: Vec<Vec<NodeCount>>,
+}
+
+impl NodeCounters {
+    /// The counters of compiled tree `tree`'s nodes, in node order (empty for no such tree).
+    #[inline]
+    pub fn tree(&self, tree: u32) -> &[NodeCount] {
+        self.trees.get(tree as usize).map_or(&[], |t| t.as_slice())
+    }
+}
+
+/// A session's [`Counters`] as world code holds them while a tick runs (in [`Out`] and the
+/// tree hosts): the node counters shared with the tick engine, the events to add to.
+pub struct Counting<'a> {
+    pub nodes: &'a NodeCounters,
+    pub events: &'a mut Vec<TraceEvent>,
+}
+
+impl Counting<'_> {
+    /// The same counters, for a shorter borrow (handed to nested world code).
+    pub fn reborrow(&mut self) -> Counting<'_> {
+        Counting {
+            nodes: self.nodes,
+            events: &mut *self.events,
+        }
+    }
+    /// Keeps a reported event when coverage counts its kind.
+    pub fn event(&mut self, ev: TraceEvent) {
+        if Counters::counts(&ev) {
+            self.events.push(ev);
+        }
+    }
+}
+
+impl Counters {
+    /// Zeroed counters for every node of `p`'s compiled trees, and no events.
+    pub fn new(p: &Program) -> Counters {
+        Counters {
+            nodes: NodeCounters {
+                trees: p
+                    .trees
+                    .iter()
+                    .map(|t| vec![NodeCount::default(); t.nodes.len()])
+                    .collect(),
+            },
+            events: Vec::new(),
+        }
+    }
+    /// The counters of compiled tree `tree`'s nodes, in node order (empty for no such tree).
+    pub fn tree(&self, tree: u32) -> &[NodeCount] {
+        self.nodes.tree(tree)
+    }
+    /// The counters as a tick holds them.
+    pub fn counting(&mut self) -> Counting<'_> {
+        Counting {
+            nodes: &self.nodes,
+            events: &mut self.events,
+        }
+    }
+    /// Whether coverage counts events of this kind (the others are not kept): requests,
+    /// adoptions, triggers fired, story events launched and ended, areas entered and left.
+    pub fn counts(ev: &TraceEvent) -> bool {
+        matches!(
+            ev,
+            TraceEvent::Request { .. }
+                | TraceEvent::Adopt { .. }
+                | TraceEvent::Trigger { .. }
+                | TraceEvent::EventLaunch { .. }
+                | TraceEvent::EventEnd { .. }
+                | TraceEvent::EventExpired { .. }
+                | TraceEvent::EventDead { .. }
+                | TraceEvent::Enter { .. }
+                | TraceEvent::Exit { .. }
+        )
     }
 }

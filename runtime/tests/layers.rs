@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import its own layer and the ones before it.
 const LAYERS: &[&str] = &[
-    "value", "expr", "pack", "bt", "program", "interop", "world", "trace", "systems", "session",
-    "debug", "tools",
+    "value", "expr", "pack", "bt", "program", "interop", "mods", "world", "trace", "systems",
+    "session", "debug", "tools",
 ];
 
 /// Inside `systems/`: the shared services, lowest first (a service imports only the ones

@@ -1,5 +1,5 @@
 //! Export for modders and games: full validation first, then the pack without the
-//! editor-only section (unless asked to keep it).
+//! editor-only section (unless asked to keep it), as one file or as a folder pack.
 
 use std::path::Path;
 
@@ -11,10 +11,12 @@ use super::files::{IoError, write_atomic};
 /// The shape of an exported pack.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ExportForm {
-    /// One JSON file, as `townsfolk fmt` writes it. (The folder-per-asset form belongs to
-    /// the interop work and is not available yet.)
+    /// One JSON file, as `townsfolk fmt` writes it.
     #[default]
     SingleFile,
+    /// A folder pack: `pack.json` and one file per asset (`trees/ID.json`, …), each in
+    /// canonical bytes and written atomically (`townsfolk unpack` writes the same).
+    Folder,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,13 +46,16 @@ fn list(problems: &[Diagnostic]) -> String {
 /// Validates the pack as it would be written (the loader's full pass over the exported
 /// text: structure and semantics), and writes it only when no errors remain.
 pub fn export(pack: &Pack, dest: &Path, options: ExportOptions) -> Result<(), ExportError> {
-    let text = if options.keep_editor {
-        pack::to_canonical_string(pack)
+    let stripped;
+    let pack = if options.keep_editor {
+        pack
     } else {
         let mut p = pack.clone();
         p.editor = EditorDef::default();
-        pack::to_canonical_string(&p)
+        stripped = p;
+        &stripped
     };
+    let text = pack::to_canonical_string(pack);
     let problems: Vec<Diagnostic> = townsfolk_runtime::program::load_str(&text)
         .diagnostics
         .into_iter()
@@ -61,6 +66,14 @@ pub fn export(pack: &Pack, dest: &Path, options: ExportOptions) -> Result<(), Ex
     }
     match options.form {
         ExportForm::SingleFile => write_atomic(dest, &text)?,
+        ExportForm::Folder => {
+            townsfolk_runtime::mods::folder::write_pack(pack, dest).map_err(|message| {
+                IoError::Folder {
+                    path: dest.to_path_buf(),
+                    message,
+                }
+            })?
+        }
     }
     Ok(())
 }

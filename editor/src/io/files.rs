@@ -26,6 +26,9 @@ pub enum IoError {
     ReadOnly,
     #[error("the document has no file yet: choose where to save it")]
     NoPath,
+    /// Writing a folder pack failed (the message names the file).
+    #[error("{}: {message}", path.display())]
+    Folder { path: PathBuf, message: String },
 }
 
 impl IoError {

@@ -24,9 +24,9 @@ impl Recent {
         self.paths.retain(|p| p != path);
     }
 
-    /// Drops files that no longer exist.
+    /// Drops files (and folder packs) that no longer exist.
     pub fn retain_existing(&mut self) {
-        self.paths.retain(|p| p.is_file());
+        self.paths.retain(|p| p.exists());
     }
 
     pub fn paths(&self) -> &[PathBuf] {

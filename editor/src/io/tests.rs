@@ -144,7 +144,7 @@ fn export_is_refused_while_errors_remain() {
     let msg = err.to_string();
     assert!(matches!(err, ExportError::Invalid { .. }));
     assert!(msg.contains("no_such_tree"), "{msg}");
-    assert!(msg.contains("world.npcs[0].tree"), "{msg}");
+    assert!(msg.contains("world.npcs[0] (guard_1).tree"), "{msg}");
     assert!(!dest.exists());
 }
 

@@ -1,12 +1,16 @@
 //! The asset browser: every kind of asset with its count, filtered by a text box; clicking an
 //! asset opens it in a document tab.
 
+use std::collections::BTreeMap;
+
 use egui::{CollapsingHeader, RichText, ScrollArea};
 use townsfolk_runtime::pack::Pack;
 
 use crate::document::{AssetKind, AssetRef};
+use crate::io::Mark;
 use crate::preview;
 use crate::shell::Action;
+use crate::shell::style::{OK_COLOR, WARNING_COLOR};
 
 /// Rows listed per kind at most; the filter narrows the rest.
 const MAX_ROWS: usize = 300;
@@ -24,6 +28,27 @@ pub(crate) struct Renaming {
     pub text: String,
     pub error: Option<String>,
     pub focus_requested: bool,
+}
+
+/// What a mod adds or changes, by asset.
+pub(crate) type Marks = BTreeMap<(AssetKind, String), Mark>;
+
+/// The open document is a mod: its layers (the last is the mod) and what it adds or changes.
+pub(crate) struct ModLayers<'a> {
+    pub layers: &'a [String],
+    pub marks: &'a Marks,
+}
+
+/// A row's mark: `+` added by the mod, `~` changed by it, and what that means.
+fn mark_text(mark: Mark) -> (&'static str, egui::Color32, &'static str) {
+    match mark {
+        Mark::Added => ("+", OK_COLOR, "added by the mod"),
+        Mark::Changed => (
+            "~",
+            WARNING_COLOR,
+            "changed by the mod (the base has another version)",
+        ),
+    }
 }
 
 /// What a row shows after the id (a tree's name, an NPC's tree, …).
@@ -47,6 +72,7 @@ pub(crate) fn asset_browser_ui(
     browser: &mut AssetBrowser,
     pack: &Pack,
     open: Option<&AssetRef>,
+    layers: Option<ModLayers<'_>>,
     actions: &mut Vec<Action>,
 ) {
     ui.horizontal(|ui| {
@@ -67,6 +93,9 @@ pub(crate) fn asset_browser_ui(
             ui.label(RichText::new(&pack.name).strong());
             if let Some(c) = &pack.comment {
                 ui.label(RichText::new(c).weak().small());
+            }
+            if let Some(m) = &layers {
+                mod_header_ui(ui, m);
             }
             ui.add_space(4.0);
             for kind in AssetKind::ALL {
@@ -116,11 +145,19 @@ pub(crate) fn asset_browser_ui(
                                     Some(d) => format!("{id} — {d}"),
                                     None => id.to_string(),
                                 };
+                                let mark = layers
+                                    .as_ref()
+                                    .and_then(|m| m.marks.get(&(kind, id.to_string())))
+                                    .map(|&m| mark_text(m));
+                                let mut tip =
+                                    format!("Open {} `{id}`", kind.label().to_lowercase());
+                                if let Some((sign, color, what)) = mark {
+                                    ui.label(RichText::new(sign).color(color).strong().monospace())
+                                        .on_hover_text(what);
+                                    tip = format!("{tip} ({what})");
+                                }
                                 let is_open = open.is_some_and(|a| a.kind == kind && a.id == id);
-                                let r = ui.selectable_label(is_open, text).on_hover_text(format!(
-                                    "Open {} `{id}`",
-                                    kind.label().to_lowercase()
-                                ));
+                                let r = ui.selectable_label(is_open, text).on_hover_text(tip);
                                 let f2 = r.hovered() && ui.input(|i| i.key_pressed(egui::Key::F2));
                                 let mut ask = f2;
                                 r.context_menu(|ui| {
@@ -158,6 +195,37 @@ pub(crate) fn asset_browser_ui(
             }
         });
     rename_popup_ui(ui, browser, pack, actions);
+}
+
+/// The line under the pack's name of a mod: its bases, and what the marks mean.
+fn mod_header_ui(ui: &mut egui::Ui, m: &ModLayers<'_>) {
+    let short = |name: &String| {
+        std::path::Path::new(name)
+            .file_name()
+            .map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned())
+    };
+    let (own, bases) = m
+        .layers
+        .split_last()
+        .map_or((String::new(), Vec::new()), |(o, b)| {
+            (short(o), b.iter().map(short).collect())
+        });
+    let added = m.marks.values().filter(|&&k| k == Mark::Added).count();
+    let changed = m.marks.len() - added;
+    ui.label(
+        RichText::new(format!("Mod {own} over {}", bases.join(", ")))
+            .color(WARNING_COLOR)
+            .small(),
+    )
+    .on_hover_text(
+        "Saving writes only what the mod adds or changes; the base files are never written.",
+    );
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("+").color(OK_COLOR).strong().monospace());
+        ui.label(RichText::new(format!("{added} added")).small());
+        ui.label(RichText::new("~").color(WARNING_COLOR).strong().monospace());
+        ui.label(RichText::new(format!("{changed} changed")).small());
+    });
 }
 
 /// The rename popup of the browser: Enter renames (every reference follows), Escape cancels;

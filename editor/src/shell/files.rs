@@ -25,6 +25,10 @@ use crate::shell::{Action, Views};
 pub(crate) enum Pending {
     New,
     OpenDialog,
+    /// File ▸ Open Folder Pack…
+    OpenFolderDialog,
+    /// File ▸ Open Mod over Base…: the base, then the mod.
+    OpenModDialog,
     Open(PathBuf),
     Revert,
     Quit,
@@ -34,7 +38,10 @@ impl Pending {
     fn verb(&self) -> &'static str {
         match self {
             Pending::New => "starting a new pack",
-            Pending::OpenDialog | Pending::Open(_) => "opening another pack",
+            Pending::OpenDialog
+            | Pending::OpenFolderDialog
+            | Pending::OpenModDialog
+            | Pending::Open(_) => "opening another pack",
             Pending::Revert => "reverting to the file on disk",
             Pending::Quit => "closing the editor",
         }
@@ -45,6 +52,8 @@ impl Pending {
 #[derive(Debug, Default)]
 pub(crate) struct ExportWindow {
     pub keep_editor: bool,
+    /// Write a folder pack (one file per asset) instead of one file.
+    pub as_folder: bool,
     /// Why the last export was refused (the problems, one a line).
     pub problems: Vec<String>,
     pub done: Option<String>,
@@ -62,6 +71,8 @@ pub(crate) struct Files {
     /// The file changed on disk since we read or saved it.
     pub changed_on_disk: bool,
     pub export: Option<ExportWindow>,
+    /// File ▸ Export ▸ BehaviorTree.CPP XML's window, while open.
+    pub btcpp_export: Option<crate::shell::interop::BtcppExportWindow>,
     /// A file error to show (save failed, cannot open…).
     pub error: Option<String>,
     /// Writes the recovery file of a dirty document every 30 s.
@@ -82,6 +93,7 @@ impl Files {
             watcher: None,
             changed_on_disk: false,
             export: None,
+            btcpp_export: None,
             error: None,
             autosave: io::Autosave::new(io::AUTOSAVE_INTERVAL),
             clock: Clock::default(),
@@ -117,11 +129,26 @@ impl Clock {
     }
 }
 
-/// Reads a pack file into a document; `true` when nothing could be read.
-fn load(path: &Path) -> (Document, bool, Option<Arc<Program>>) {
+/// A document as read: `true` when nothing could be read, the program its checks built,
+/// and how it is layered (a mod over its bases, a folder pack).
+type Read = (Document, bool, Option<Arc<Program>>, Option<io::Layered>);
+
+/// Reads a pack file (or folder pack) into a document; a pack with `extends` opens over its
+/// bases.
+fn load(path: &Path) -> Read {
+    if io::is_layered(path) {
+        return load_layers(&[path.to_path_buf()]);
+    }
     let (doc, program) = io::open_built(path);
     let unreadable = is_unreadable(&doc);
-    (doc, unreadable, program)
+    (doc, unreadable, program, None)
+}
+
+/// Reads a mod over its bases (the bases first, the mod last) or a folder pack.
+fn load_layers(paths: &[PathBuf]) -> Read {
+    let (doc, layered, program) = io::open_layered(paths);
+    let unreadable = is_unreadable(&doc);
+    (doc, unreadable, program, Some(layered))
 }
 
 /// Nothing could be read: the document holds an empty, read-only pack, and an error about the
@@ -137,10 +164,35 @@ fn is_unreadable(doc: &Document) -> bool {
 impl EditorApp {
     /// Opens a file in place of the current document (no prompt: callers ask first).
     pub(crate) fn load_file(&mut self, path: &Path) {
-        let (doc, unreadable, program) = load(path);
+        self.open_read(load(path), path);
+    }
+
+    /// Opens a mod over a base pack given apart (the mod need not declare `extends`): the
+    /// document is the merged pack, the asset browser marks what the mod adds (+) or
+    /// changes (~), and saving writes only the mod's delta to the mod file (the base file is
+    /// never written). No prompt: callers ask first.
+    pub fn open_mod_over_base(&mut self, base: &Path, mod_file: &Path) {
+        self.open_read(
+            load_layers(&[base.to_path_buf(), mod_file.to_path_buf()]),
+            mod_file,
+        );
+    }
+
+    /// Puts a document just read in place; `path` is its file.
+    fn open_read(&mut self, (doc, unreadable, program, layered): Read, path: &Path) {
         // The preview runs the program the load's checks built (no second compile).
         self.preview.offer_program(program);
         self.replace_document(doc, unreadable, None);
+        if let Some(l) = &layered
+            && l.base.is_some()
+        {
+            self.status = Some(format!(
+                "Opened the mod {} over {}: saving writes only the mod's changes",
+                path.display(),
+                l.layers[..l.layers.len().saturating_sub(1)].join(", ")
+            ));
+        }
+        self.views.layered = layered;
         if !unreadable {
             self.files.recent.push(path);
         }
@@ -161,7 +213,7 @@ impl EditorApp {
         self.files.changed_on_disk = false;
         self.files.autosave =
             io::Autosave::starting_at(io::AUTOSAVE_INTERVAL, self.files.clock.now());
-        self.files.watcher = self.doc.path().and_then(|p| io::Watcher::new(p).ok());
+        self.files.watcher = self.doc.path().and_then(|p| io::watch_pack(p).ok());
         self.restart_preview();
     }
 
@@ -211,19 +263,44 @@ impl EditorApp {
 
     fn save_to(&mut self, path: &Path) -> bool {
         let old_path = self.doc.path().map(Path::to_path_buf);
-        match io::save(path, self.doc.pack()) {
+        let same_file = old_path.as_deref() == Some(path);
+        let written = match &mut self.views.layered {
+            Some(l) => {
+                // Save As picks a file: a folder pack saved elsewhere becomes one file.
+                if !same_file {
+                    l.folder = false;
+                }
+                io::save_layered(l, self.doc.pack(), path)
+            }
+            None => io::save(path, self.doc.pack()),
+        };
+        let moved_mod = !same_file
+            && self
+                .views
+                .layered
+                .as_ref()
+                .is_some_and(|l| !l.extends.is_empty())
+            && old_path.as_deref().and_then(Path::parent) != path.parent();
+        match written {
             Ok(()) => {
                 discard_recovery(self, old_path.as_deref());
                 if old_path.as_deref() != Some(path) {
                     self.doc.set_path(Some(path.to_path_buf()));
-                    self.files.watcher = io::Watcher::new(path).ok();
+                    self.files.watcher = io::watch_pack(path).ok();
                 }
                 self.doc.mark_saved();
                 discard_recovery(self, Some(path));
                 self.files.recent.push(path);
                 self.files.changed_on_disk = false;
                 self.source_label = None;
-                self.status = Some(format!("Saved {}", path.display()));
+                self.status = Some(if moved_mod {
+                    format!(
+                        "Saved {}; its `extends` are relative to its folder: copy the base packs beside it",
+                        path.display()
+                    )
+                } else {
+                    format!("Saved {}", path.display())
+                });
                 true
             }
             Err(e) => {
@@ -235,7 +312,7 @@ impl EditorApp {
 }
 
 /// A file name from a pack name ("My town" → "my_town").
-fn file_stem(name: &str) -> String {
+pub(crate) fn file_stem(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {
@@ -277,13 +354,35 @@ fn proceed(app: &mut EditorApp, what: Pending) {
                 app.load_file(&path);
             }
         }
+        Pending::OpenFolderDialog => {
+            let dir = app.doc.path().and_then(Path::parent).map(Path::to_path_buf);
+            if let Some(path) = app
+                .files
+                .dialogs
+                .pick(Purpose::OpenFolder, dir.as_deref(), "")
+            {
+                app.load_file(&path);
+            }
+        }
+        Pending::OpenModDialog => {
+            let dir = app.doc.path().and_then(Path::parent).map(Path::to_path_buf);
+            if let Some(base) = app
+                .files
+                .dialogs
+                .pick(Purpose::OpenBase, dir.as_deref(), "")
+                && let Some(m) = app.files.dialogs.pick(Purpose::OpenMod, base.parent(), "")
+            {
+                app.open_mod_over_base(&base, &m);
+            }
+        }
         Pending::Open(path) => app.load_file(&path),
         Pending::Revert => {
             if let Some(path) = app.doc.path().map(Path::to_path_buf) {
                 discard_recovery(app, Some(&path));
-                let (doc, unreadable, program) = load(&path);
+                let (doc, unreadable, program, layered) = load(&path);
                 app.preview.offer_program(program);
                 app.replace_document(doc, unreadable, None);
+                app.views.layered = layered;
                 app.status = Some(format!("Reverted to {}", path.display()));
             }
         }
@@ -383,6 +482,7 @@ pub(crate) fn modals_ui(app: &mut EditorApp, ctx: &egui::Context) {
     unsaved_prompt_ui(app, ctx);
     recovery_ui(app, ctx);
     export_ui(app, ctx);
+    crate::shell::interop::windows_ui(app, ctx);
     if let Some(msg) = app.files.error.clone() {
         let r = egui::Modal::new(egui::Id::new("file_error")).show(ctx, |ui| {
             ui.set_max_width(480.0);
@@ -486,7 +586,10 @@ fn recovery_ui(app: &mut EditorApp, ctx: &egui::Context) {
 fn recover(app: &mut EditorApp, rec: io::Recovery) {
     let doc = rec.load();
     let unreadable = is_unreadable(&doc);
+    // The recovered pack is the same document: a mod stays a mod over its bases.
+    let layered = app.views.layered.take();
     app.replace_document(doc, unreadable, None);
+    app.views.layered = layered;
     app.status = Some("Recovered the autosaved changes (not saved to the file yet)".to_string());
 }
 
@@ -521,6 +624,10 @@ fn export_ui(app: &mut EditorApp, ctx: &egui::Context) {
         .show(ctx, |ui| {
             ui.label("Writes the pack for games and modders, after a full validation. It is refused while the pack has errors.");
             ui.checkbox(&mut win.keep_editor, "Keep the editor section (layout, colours)");
+            ui.checkbox(
+                &mut win.as_folder,
+                "As a folder (pack.json and one file per asset)",
+            );
             if ui.button("Export…").clicked() {
                 run = true;
             }
@@ -561,17 +668,21 @@ fn run_export(app: &mut EditorApp, win: &mut ExportWindow) {
         return;
     }
     let dir = app.doc.path().and_then(Path::parent).map(Path::to_path_buf);
-    let name = format!("{}.export.json", file_stem(&app.doc.pack().name));
-    let Some(dest) = app
-        .files
-        .dialogs
-        .pick(Purpose::Export, dir.as_deref(), &name)
-    else {
+    let (purpose, name, form) = if win.as_folder {
+        (Purpose::ExportFolder, String::new(), io::ExportForm::Folder)
+    } else {
+        (
+            Purpose::Export,
+            format!("{}.export.json", file_stem(&app.doc.pack().name)),
+            io::ExportForm::SingleFile,
+        )
+    };
+    let Some(dest) = app.files.dialogs.pick(purpose, dir.as_deref(), &name) else {
         return;
     };
     let options = io::ExportOptions {
         keep_editor: win.keep_editor,
-        form: io::ExportForm::SingleFile,
+        form,
     };
     match io::export(app.doc.pack(), &dest, options) {
         Ok(()) => win.done = Some(format!("Exported to {}", dest.display())),
@@ -587,7 +698,7 @@ fn run_export(app: &mut EditorApp, win: &mut ExportWindow) {
 }
 
 /// The errors that refuse an export, one a line (`path: message`).
-fn export_problems(pack: &Pack) -> Vec<String> {
+pub(crate) fn export_problems(pack: &Pack) -> Vec<String> {
     crate::document::run_checks(pack)
         .iter()
         .filter(|d| d.is_error())

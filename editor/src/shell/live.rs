@@ -67,12 +67,20 @@ pub(crate) struct Authored<'a> {
     pub index: &'a mut NodeIndex,
 }
 
+/// The NPC to inspect: its id in the session and in the document (they differ when it was
+/// renamed since the preview started).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LiveNpc<'a> {
+    pub session_id: &'a str,
+    pub id: &'a str,
+}
+
 /// Live state of the selected NPC, then world flags and counters.
 pub(crate) fn live_inspector_ui(
     ui: &mut egui::Ui,
     authored: Authored<'_>,
     session: Option<&Session>,
-    selected: Option<&str>,
+    selected: Option<LiveNpc<'_>>,
 ) {
     let mut authored = authored;
     let Some(session) = session else {
@@ -84,8 +92,8 @@ pub(crate) fn live_inspector_ui(
         .id_salt("inspector_scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            match selected.and_then(|id| p.npc_index(id)) {
-                Some(i) => npc_ui(ui, &mut authored, session, i as usize),
+            match selected.and_then(|n| Some((p.npc_index(n.session_id)?, n.id))) {
+                Some((i, id)) => npc_ui(ui, &mut authored, session, i as usize, id),
                 None => {
                     ui.label(RichText::new("Click an NPC in the preview to inspect it.").weak());
                 }
@@ -95,7 +103,7 @@ pub(crate) fn live_inspector_ui(
         });
 }
 
-fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: usize) {
+fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: usize, id: &str) {
     let p = session.program();
     let w = session.world();
     let (Some(info), Some(npc), Some(&pos)) = (p.npcs.get(i), w.npcs.get(i), w.pos.get(i)) else {
@@ -105,8 +113,8 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
         let (dot, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
         ui.painter()
             .circle_filled(dot.center(), 6.0, preview::npc_color(i));
-        ui.label(RichText::new(&info.id).heading().strong());
-        if !info.name.is_empty() && info.name != info.id {
+        ui.label(RichText::new(id).heading().strong());
+        if !info.name.is_empty() && info.name != id {
             ui.label(RichText::new(&info.name).weak());
         }
     });

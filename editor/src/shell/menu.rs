@@ -5,6 +5,7 @@ use egui::{Button, RichText};
 use townsfolk_runtime::pack::TreeDirection;
 
 use crate::EditorApp;
+use crate::io::ImportFormat;
 use crate::shell::Action;
 use crate::shell::dock::Tab;
 use crate::shell::prefs::{Prefs, SCALES, Theme};
@@ -40,6 +41,22 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
                 Some(Command::Open),
                 true,
                 Action::OpenDialog,
+                actions,
+            );
+            item_ui(
+                ui,
+                "Open Folder Pack…",
+                None,
+                true,
+                Action::OpenFolderDialog,
+                actions,
+            );
+            item_ui(
+                ui,
+                "Open Mod over Base…",
+                None,
+                true,
+                Action::OpenModDialog,
                 actions,
             );
             ui.menu_button("Open Recent", |ui| {
@@ -81,7 +98,29 @@ pub(crate) fn menu_bar_ui(ui: &mut egui::Ui, app: &EditorApp, actions: &mut Vec<
                 actions,
             );
             ui.separator();
+            ui.menu_button("Import", |ui| {
+                for format in [ImportFormat::Btcpp, ImportFormat::Behavior3] {
+                    item_ui(
+                        ui,
+                        &format!("{}…", format.label()),
+                        None,
+                        !doc.is_read_only(),
+                        Action::Import(format),
+                        actions,
+                    );
+                }
+            });
             item_ui(ui, "Export pack…", None, true, Action::Export, actions);
+            ui.menu_button("Export", |ui| {
+                item_ui(
+                    ui,
+                    "BehaviorTree.CPP XML…",
+                    None,
+                    true,
+                    Action::ExportBtcpp,
+                    actions,
+                );
+            });
             ui.separator();
             item_ui(ui, "Quit", None, true, Action::Quit, actions);
         });

@@ -6,6 +6,7 @@ pub(crate) mod dialogs;
 pub(crate) mod dock;
 pub(crate) mod files;
 pub(crate) mod find;
+pub(crate) mod interop;
 pub(crate) mod json_view;
 pub(crate) mod live;
 pub(crate) mod menu;
@@ -29,11 +30,19 @@ use problems::Located;
 pub(crate) enum Action {
     New,
     OpenDialog,
+    /// File ▸ Open Folder Pack…
+    OpenFolderDialog,
+    /// File ▸ Open Mod over Base… (the base, then the mod).
+    OpenModDialog,
     OpenRecent(PathBuf),
     Save,
     SaveAs,
     Revert,
     Export,
+    /// File ▸ Import ▸ …: ask for a file, import its trees into the open pack.
+    Import(crate::io::ImportFormat),
+    /// File ▸ Export ▸ BehaviorTree.CPP XML….
+    ExportBtcpp,
     Quit,
     Undo,
     Redo,

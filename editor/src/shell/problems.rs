@@ -1,13 +1,17 @@
 //! The problems panel: every diagnostic of the document's last check and the preview's
-//! runtime problems. Clicking a diagnostic opens its asset and selects the item, found from
-//! the diagnostic's JSON path.
+//! runtime problems. Each row shows the path with ids (`trees[3] (cycle4).root`,
+//! `Diagnostic::display_path`); clicking it opens its asset and selects the item, found from
+//! the diagnostic's machine JSON path (`Diagnostic::path`).
 
 use egui::{RichText, ScrollArea};
-use townsfolk_runtime::pack::{Diagnostic, Node, Pack};
+use townsfolk_runtime::pack::{Diagnostic, Node, Pack, Severity};
 
 use crate::document::{AssetKind, AssetRef};
 use crate::shell::Action;
 use crate::shell::style::{ERROR_COLOR, OK_COLOR, WARNING_COLOR, count};
+
+/// The widest the path column of the problems grid grows (points).
+const PATH_COLUMN_WIDTH: f32 = 320.0;
 
 /// Where a JSON path points: the asset and, inside a tree, the deepest node on the path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +87,33 @@ pub(crate) fn locate_path(pack: &Pack, path: &str) -> Option<Located> {
     })
 }
 
+/// Where a diagnostic points: its machine path, checked against the asset id its named path
+/// shows (`world.npcs[3] (cat).tree`). The paths are the text's; a pack read with losses
+/// lacks the items that failed to read, so an index can name another asset there: then the
+/// asset is found by that id, and an asset that is not in the pack is nowhere.
+pub(crate) fn locate_diagnostic(pack: &Pack, d: &Diagnostic) -> Option<Located> {
+    let at = locate_path(pack, &d.path);
+    let Some(id) = d
+        .named_path
+        .as_deref()
+        .and_then(|n| n.split_once("] ("))
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(id, _)| id)
+    else {
+        return at;
+    };
+    if at.as_ref().is_some_and(|a| a.asset.id == id) {
+        return at;
+    }
+    let (kind, rest) = AssetKind::ALL.iter().find_map(|&k| {
+        let rest = d.path.strip_prefix(k.json_path())?;
+        rest.starts_with('[').then_some((k, rest))
+    })?;
+    let i = kind.ids(pack).iter().position(|x| *x == id)?;
+    let after = &rest[rest.find(']')? + 1..];
+    locate_path(pack, &format!("{}[{i}]{after}", kind.json_path()))
+}
+
 /// Follows `root.children[i].children[j]…` and returns the last node reached.
 fn deepest_node(root: &Node, rest: &[Seg<'_>]) -> Option<String> {
     if rest.first() != Some(&Seg::Key("root")) {
@@ -114,7 +145,10 @@ pub(crate) fn problems_ui(
     actions: &mut Vec<Action>,
 ) {
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = diagnostics.len() - errors;
+    let warnings = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
     ui.horizontal(|ui| {
         let summary = format!("{}, {}", count(errors, "error"), count(warnings, "warning"));
         let color = if errors > 0 {
@@ -169,10 +203,10 @@ pub(crate) fn problems_ui(
 }
 
 fn diagnostic_row_ui(ui: &mut egui::Ui, pack: &Pack, d: &Diagnostic, actions: &mut Vec<Action>) {
-    let (icon, color) = if d.is_error() {
-        ("⊗", ERROR_COLOR)
-    } else {
-        ("⚠", WARNING_COLOR)
+    let (icon, color) = match d.severity {
+        Severity::Error => ("⊗", ERROR_COLOR),
+        Severity::Warning => ("⚠", WARNING_COLOR),
+        Severity::Note => ("ℹ", ui.visuals().weak_text_color()),
     };
     ui.label(RichText::new(icon).color(color).strong())
         .on_hover_text(d.severity.to_string());
@@ -182,13 +216,21 @@ fn diagnostic_row_ui(ui: &mut egui::Ui, pack: &Pack, d: &Diagnostic, actions: &m
         _ => "—".to_string(),
     };
     ui.label(RichText::new(pos).monospace());
-    ui.label(RichText::new(d.display_path()).monospace().weak());
+    // The path with ids, cut to a column's width (in full on hover) so that long paths do
+    // not push the messages out of the panel.
+    let shown = d.display_path();
+    ui.scope(|ui| {
+        ui.set_max_width(PATH_COLUMN_WIDTH);
+        ui.add(egui::Label::new(RichText::new(shown).monospace().weak()).truncate())
+    })
+    .inner
+    .on_hover_text(shown);
     let text = RichText::new(&d.message).color(if d.is_error() {
         ui.visuals().strong_text_color()
     } else {
         ui.visuals().text_color()
     });
-    match locate_path(pack, &d.path) {
+    match locate_diagnostic(pack, d) {
         Some(at) => {
             let tip = match &at.item {
                 Some(item) => format!(
@@ -263,6 +305,62 @@ mod tests {
         let at = locate_path(&p, "trees[0].root.children[999].id").expect("in a tree");
         assert_eq!(at.item.as_deref(), Some(t.root.id.as_str()));
         assert_eq!(locate_path(&p, "trees[0]").map(|a| a.item), Some(None));
+    }
+
+    /// The panel shows the path with ids and selects by the machine path: both come with
+    /// every diagnostic of the checks.
+    #[test]
+    fn a_named_diagnostic_still_selects_by_its_machine_path() {
+        let mut p = pack();
+        let tree = p.trees[0].id.clone();
+        let child = p.trees[0].root.children[0].id.clone();
+        p.world.npcs[1].tree = "no_such_tree".into();
+        let ds = townsfolk_runtime::program::check(&p);
+        let d = ds
+            .iter()
+            .find(|d| d.path == "world.npcs[1].tree")
+            .expect("the unknown tree is reported");
+        let npc = p.world.npcs[1].id.clone();
+        assert_eq!(d.display_path(), format!("world.npcs[1] ({npc}).tree"));
+        let at = locate_path(&p, &d.path).expect("an NPC");
+        assert_eq!(at.asset, AssetRef::new(AssetKind::Npc, npc));
+        // A node's path: shown with the tree's and the node's ids, found by the machine path.
+        let mut d = townsfolk_runtime::pack::Diagnostic::error("trees[0].root.children[0].x", "m");
+        townsfolk_runtime::program::name_paths(&p, std::slice::from_mut(&mut d));
+        assert_eq!(
+            d.display_path(),
+            format!("trees[0] ({tree}).root.children[0] ({child}).x")
+        );
+        let at = locate_path(&p, &d.path).expect("in a tree");
+        assert_eq!(at.item.as_deref(), Some(child.as_str()));
+    }
+
+    /// A load with losses: tree 0 fails to read, so the pack's trees are the text's from 1 on.
+    /// The diagnostics' paths are the text's; the panel still opens the tree they name.
+    #[test]
+    fn a_lossy_load_selects_the_asset_the_diagnostic_names() {
+        let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "p", "world": {},
+          "trees": [{"id": "bad", "root": {"id": "x", "type": "sequnce"}},
+                    {"id": "good", "root": {"id": "w", "type": "wait", "seconds": -1}}]}"#;
+        let loaded = townsfolk_runtime::program::load_str(text);
+        assert!(loaded.lossy);
+        let p = loaded.pack.expect("the rest reads");
+        let wait = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("duration"))
+            .expect("the bad wait is reported");
+        assert_eq!(wait.path, "trees[1].root.seconds");
+        let at = locate_diagnostic(&p, wait).expect("tree `good` is in the pack");
+        assert_eq!(at.asset, AssetRef::tree("good".to_string()));
+        assert_eq!(at.item.as_deref(), Some("w"));
+        // The tree that failed to read is not in the pack: its error opens nothing.
+        let typo = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("sequnce"))
+            .expect("the typo is reported");
+        assert_eq!(locate_diagnostic(&p, typo), None);
     }
 
     #[test]

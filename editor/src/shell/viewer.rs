@@ -29,6 +29,12 @@ pub(crate) struct Views {
     pub live: NodeIndex,
     /// How many entries of the document's rename log the dock tabs have followed.
     pub renames_seen: usize,
+    /// The last import into the open pack and its report (File ▸ Import).
+    pub import: Option<crate::shell::interop::ImportShown>,
+    /// The open document is a mod over its bases, or a folder pack: how to save it.
+    pub layered: Option<crate::io::Layered>,
+    /// What the mod adds or changes, for the document revision it was computed at.
+    pub mod_marks: Option<(u64, crate::shell::assets::Marks)>,
 }
 
 impl Views {
@@ -97,6 +103,36 @@ impl Views {
     }
 }
 
+/// The smallest canvas, in points, that shows the minimap: in a narrower or lower one (a
+/// small window, a large UI scale) the minimap would cover the cards, so it is hidden.
+pub(crate) const MINIMAP_MIN_CANVAS: egui::Vec2 = egui::vec2(640.0, 420.0);
+
+/// Whether a canvas drawn in `rect` last frame has room for the minimap (`None`: not drawn
+/// yet; it shows from the next frame if it fits).
+fn minimap_fits(rect: Option<egui::Rect>) -> bool {
+    rect.is_some_and(|r| r.width() >= MINIMAP_MIN_CANVAS.x && r.height() >= MINIMAP_MIN_CANVAS.y)
+}
+
+impl crate::EditorApp {
+    /// Whether the open tab of `tree` shows its minimap (`None`: no tab of that tree).
+    pub fn tree_minimap_shown(&self, tree: &str) -> Option<bool> {
+        self.views.trees.get(tree).map(|t| t.canvas.minimap())
+    }
+}
+
+/// Computes what the mod adds or changes again when the document changed (nothing for a
+/// document that is not a mod).
+fn refresh_mod_marks(views: &mut Views, doc: &Document) {
+    let Some(base) = views.layered.as_ref().and_then(|l| l.base.as_ref()) else {
+        views.mod_marks = None;
+        return;
+    };
+    let revision = doc.revision();
+    if views.mod_marks.as_ref().is_none_or(|(r, _)| *r != revision) {
+        views.mod_marks = Some((revision, crate::io::asset_marks(base, doc.pack())));
+    }
+}
+
 /// The shell's tab viewer for one frame.
 pub(crate) struct Viewer<'a> {
     pub doc: &'a mut Document,
@@ -145,11 +181,22 @@ impl TabViewer for Viewer<'_> {
                     Some(Tab::Asset(a)) => Some(a.clone()),
                     _ => None,
                 };
+                refresh_mod_marks(self.views, self.doc);
+                let layers = match (&self.views.layered, &self.views.mod_marks) {
+                    (Some(l), Some((_, marks))) if l.base.is_some() => {
+                        Some(crate::shell::assets::ModLayers {
+                            layers: &l.layers,
+                            marks,
+                        })
+                    }
+                    _ => None,
+                };
                 asset_browser_ui(
                     ui,
                     &mut self.views.browser,
                     self.doc.pack(),
                     open.as_ref(),
+                    layers,
                     self.actions,
                 );
             }
@@ -160,6 +207,12 @@ impl TabViewer for Viewer<'_> {
                     .session
                     .as_ref()
                     .map_or(&[][..], |s| s.problems());
+                crate::shell::interop::problems_section_ui(
+                    ui,
+                    &mut self.views.import,
+                    self.doc.pack(),
+                    self.actions,
+                );
                 problems_ui(
                     ui,
                     self.doc.pack(),
@@ -183,6 +236,7 @@ impl TabViewer for Viewer<'_> {
                     .trees
                     .entry(asset.id.clone())
                     .or_insert_with(|| TreeTab::new(&asset.id));
+                tab.canvas.set_minimap(minimap_fits(tab.canvas_rect));
                 let mut requests = Vec::new();
                 let mut cx = ViewCtx {
                     doc: self.doc,
@@ -287,8 +341,14 @@ impl Viewer<'_> {
         }
     }
 
+    /// The live state of the NPC the document calls `npc` (renamed since the preview
+    /// started: looked up under its id in the session).
     fn live_ui(&mut self, ui: &mut egui::Ui, npc: Option<&str>) {
         let revision = self.doc.revision();
+        let npc = npc.and_then(|id| {
+            let session_id = self.preview.aliases.session_id(id)?;
+            Some(crate::shell::live::LiveNpc { session_id, id })
+        });
         live_inspector_ui(
             ui,
             Authored {

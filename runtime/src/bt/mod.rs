@@ -8,7 +8,7 @@
 
 mod tick;
 
-pub use tick::{Host, TickOutcome, halt, tick_tree};
+pub use tick::{Host, NodeCount, TickOutcome, halt, tick_tree, tick_tree_counted};
 
 use crate::value::Sym;
 

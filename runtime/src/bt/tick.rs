@@ -1,7 +1,40 @@
 //! The tick engine: walks a compiled tree for one NPC through a [`Host`].
 
+use std::cell::Cell;
+
 use super::{AreaAction, ExprId, Instance, Op, Recipient, Status, Target, Tree, VarRef};
 use crate::value::Sym;
+
+/// Visit counters of one compiled node, kept by a counting tick ([`tick_tree_counted`]): how
+/// often it was ticked and what it returned. Cells, so that the counters of one tree can be
+/// lent to every tick of it at once (an adopted behavior ticks nested inside the tick of the
+/// tree that requested it, and may be the same compiled tree).
+///
+/// A visit is counted once, when it ends: by the status it returned, or, cut short (a pause,
+/// the visit budget running out below it), as one without an outcome; the runs are the sum.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeCount {
+    /// Visits by the status returned, indexed by `Status as usize`; slot 0 (`Idle`): the
+    /// visits that returned no outcome.
+    ends: [Cell<u64>; 4],
+}
+
+impl NodeCount {
+    /// Times the node was ticked (entered).
+    pub fn runs(&self) -> u64 {
+        self.ends.iter().map(Cell::get).sum()
+    }
+    /// Times the node returned `s` (`Running`, `Success` or `Failure`; for `Idle`, the visits
+    /// that returned nothing).
+    pub fn results(&self, s: Status) -> u64 {
+        self.ends[s as usize].get()
+    }
+    #[inline]
+    fn end(&self, s: Status) {
+        let c = &self.ends[s as usize];
+        c.set(c.get() + 1);
+    }
+}
 
 /// What a tree needs from the world it runs in. The world implements it for one NPC at a
 /// time; tests and benchmarks implement small hosts of their own.
@@ -88,6 +121,18 @@ pub fn tick_tree<H: Host>(
     host: &mut H,
     budget: u32,
 ) -> TickOutcome {
+    tick_tree_counted(tree, inst, host, budget, None)
+}
+
+/// [`tick_tree`], counting every node visit and result in `counts` (one per node of `tree`,
+/// in node order) when given: counted by the engine itself, with no call to the host.
+pub fn tick_tree_counted<H: Host>(
+    tree: &Tree,
+    inst: &mut Instance,
+    host: &mut H,
+    budget: u32,
+    counts: Option<&[NodeCount]>,
+) -> TickOutcome {
     if tree.nodes.is_empty() {
         return TickOutcome {
             status: Status::Failure,
@@ -105,8 +150,11 @@ pub fn tick_tree<H: Host>(
         runaway: None,
         cut: false,
         observing: false,
+        host_observing: false,
+        counts: counts.unwrap_or(&[]),
     };
-    e.observing = e.host.observing();
+    e.host_observing = e.host.observing();
+    e.observing = e.host_observing || !e.counts.is_empty();
     let status = e.run(0);
     let visits = budget - e.budget;
     let runaway = e.runaway;
@@ -138,8 +186,11 @@ pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize
         runaway: None,
         cut: false,
         observing: false,
+        host_observing: false,
+        counts: &[],
     };
-    e.observing = e.host.observing();
+    e.host_observing = e.host.observing();
+    e.observing = e.host_observing;
     e.halt(node);
 }
 
@@ -152,8 +203,12 @@ struct Engine<'a, H> {
     runaway: Option<usize>,
     /// The tick is being cut short (runaway or pause): unwind without touching state.
     cut: bool,
-    /// `host.observing()`, read once per tick.
+    /// `host.observing()` or counting: whether a visit reports or counts anything.
     observing: bool,
+    /// `host.observing()`, read once per tick.
+    host_observing: bool,
+    /// Visit counters of `tree`'s nodes, when counting (else empty).
+    counts: &'a [NodeCount],
 }
 
 /// Runs a child; if the tick is being cut short, returns from the calling `exec` at once.
@@ -174,9 +229,17 @@ impl<H: Host> Engine<'_, H> {
         let old = self.status[i];
         if old != s {
             self.status[i] = s;
-            if self.observing {
+            if self.host_observing {
                 self.host.on_result(i, old, s);
             }
+        }
+    }
+
+    /// Counts the end of a visit of node `i`, when counting.
+    #[inline]
+    fn count(&self, i: usize, s: Status) {
+        if let Some(c) = self.counts.get(i) {
+            c.end(s);
         }
     }
 
@@ -190,11 +253,11 @@ impl<H: Host> Engine<'_, H> {
             return Status::Failure;
         }
         self.budget -= 1;
-        let observing = self.observing;
-        if observing {
+        if self.host_observing {
             self.host.on_enter(i, self.status[i]);
             if self.host.stop_requested() {
                 self.cut = true;
+                self.count(i, Status::Idle);
                 return Status::Failure;
             }
         }
@@ -205,16 +268,20 @@ impl<H: Host> Engine<'_, H> {
             self.exec(i)
         };
         // A pause requested inside the node (a nested tree, a world event) cuts here too.
-        if self.cut || (observing && self.host.stop_requested()) {
+        if self.cut || (self.host_observing && self.host.stop_requested()) {
             self.cut = true;
+            self.count(i, Status::Idle);
             return Status::Failure;
         }
         let old = self.status[i];
         self.status[i] = s;
-        if observing {
-            self.host.on_result(i, old, s);
-            if self.host.stop_requested() {
-                self.cut = true;
+        if self.observing {
+            self.count(i, s);
+            if self.host_observing {
+                self.host.on_result(i, old, s);
+                if self.host.stop_requested() {
+                    self.cut = true;
+                }
             }
         }
         s

@@ -249,6 +249,7 @@ pub(crate) fn event_npc(ev: &DebugEvent<'_>) -> Option<u32> {
             TraceEvent::Request { npc, .. }
             | TraceEvent::Adopt { npc, .. }
             | TraceEvent::Drop { npc, .. }
+            | TraceEvent::Blocked { npc, .. }
             | TraceEvent::Handler { npc, .. } => Some(npc),
             TraceEvent::AreaCreated { .. } | TraceEvent::AreaRemoved { .. } => None,
             TraceEvent::Flag { .. }

@@ -192,6 +192,8 @@ pub struct Debugger {
     tree_vars: Vec<Vec<u32>>,
     /// Blackboard slots each pack NPC sets in its `vars`, by NPC index.
     npc_vars: Vec<Vec<u32>>,
+    /// The layer each mod-made asset came from (see [`Debugger::set_layers`]).
+    layers: BTreeMap<crate::mods::AssetKey, String>,
 }
 
 enum Rule {
@@ -374,7 +376,26 @@ impl Debugger {
             next_id: 1,
             tree_vars: Vec::new(),
             npc_vars: Vec::new(),
+            layers: BTreeMap::new(),
         }
+    }
+
+    /// Names the layer each mod-made asset came from (`mods::layer_names` of the resolved
+    /// pack), so that `inspect` and the trace can say it. Plain packs have none.
+    pub fn set_layers(&mut self, layers: BTreeMap<crate::mods::AssetKey, String>) {
+        self.layers = layers;
+    }
+
+    /// The mod layer an asset came from, when a mod made it.
+    pub fn layer_of(&self, kind: crate::mods::AssetKind, id: &str) -> Option<&str> {
+        self.layers
+            .get(&crate::mods::AssetKey::new(kind, id))
+            .map(String::as_str)
+    }
+
+    /// The layer names given with [`Debugger::set_layers`].
+    pub fn layers(&self) -> &BTreeMap<crate::mods::AssetKey, String> {
+        &self.layers
     }
 
     /// Learns which tree declares which blackboard variable (and which NPC sets which in its

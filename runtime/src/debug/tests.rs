@@ -513,8 +513,10 @@ fn pack_of(text: &str) -> crate::pack::Pack {
 
 fn daily_life() -> Debugger {
     let pack = pack_of(include_str!("../../../samples/daily_life.json"));
+    // Seed 4: one where Ed drinks in an open pub on the first evening (walls and doors
+    // changed who picks which pub under seed 1).
     let mut d = Debugger::new(
-        Session::from_pack(&pack, 1).expect("session"),
+        Session::from_pack(&pack, 4).expect("session"),
         SnapshotConfig::default(),
     );
     d.declare(&pack);

@@ -97,7 +97,12 @@ fn parse_json(text: &str, shown: &str) -> Result<J, ImportError> {
     // serde_json stops at 128 levels of nesting itself.
     serde_json::from_str(text).map_err(|e| ImportError::Json {
         file: shown.to_string(),
-        message: e.to_string(),
+        message: format!(
+            "{} at line {} column {}",
+            crate::pack::user_words(&e.to_string()),
+            e.line(),
+            e.column()
+        ),
     })
 }
 

@@ -251,7 +251,10 @@ fn import_sources(name: &str, sources: &[Source]) -> Result<Imported, ImportErro
                         ImportError::Invalid {
                             file: src.shown.clone(),
                             line: line_of(n),
-                            message: format!("_tf_blackboard is not a blackboard: {e}"),
+                            message: format!(
+                                "_tf_blackboard is not a blackboard: {}",
+                                crate::pack::user_words(&e.to_string())
+                            ),
                         }
                     })?;
             }

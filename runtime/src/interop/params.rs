@@ -53,7 +53,7 @@ pub fn decode(type_name: &str, ports: &[(String, String)]) -> Result<NodeKind, S
         Err(e) => e,
     };
     if ambiguous.len() > 8 {
-        return build(&|_| true).map_err(|_| first_err.to_string());
+        return build(&|_| true).map_err(|_| crate::pack::user_words(&first_err.to_string()));
     }
     let mut masks: Vec<u32> = (1..(1u32 << ambiguous.len())).collect();
     masks.sort_by_key(|m| (m.count_ones(), *m));
@@ -68,7 +68,7 @@ pub fn decode(type_name: &str, ports: &[(String, String)]) -> Result<NodeKind, S
             return Ok(k);
         }
     }
-    Err(first_err.to_string())
+    Err(crate::pack::user_words(&first_err.to_string()))
 }
 
 #[cfg(test)]

@@ -7,6 +7,9 @@ use serde::Serialize;
 pub enum Severity {
     Error,
     Warning,
+    /// Context for other diagnostics (an asset left out, and the checks of its uses that were
+    /// skipped with it): neither an error nor a warning.
+    Note,
 }
 
 impl std::fmt::Display for Severity {
@@ -14,6 +17,7 @@ impl std::fmt::Display for Severity {
         f.write_str(match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         })
     }
 }
@@ -23,8 +27,14 @@ impl std::fmt::Display for Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     /// JSON path of the offending value, e.g. `trees[0].root.children[2].expr` (empty: the
-    /// whole document).
+    /// whole document): the machine path, to find the item by.
     pub path: String,
+    /// The path as shown to people: `path` with the id (or a template's name) of each list
+    /// element after its index, e.g. `trees[0] (cycle4).root.children[2] (ask).expr`. Filled
+    /// in by [`locate_all`] (from the text) or [`name_paths`]; `None` when no element on the
+    /// path has an id. See [`Diagnostic::display_path`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named_path: Option<String>,
     /// 1-based line and column in the source text, when the pack came from text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
@@ -35,6 +45,9 @@ pub struct Diagnostic {
     /// value, such as an expression), applied by [`locate_all`].
     #[serde(skip)]
     pub inner_column: u32,
+    /// Locate at the key of the member at `path` (an unknown field), not at its value.
+    #[serde(skip)]
+    pub at_key: bool,
 }
 
 impl Diagnostic {
@@ -46,6 +59,8 @@ impl Diagnostic {
             column: None,
             message: message.into(),
             inner_column: 0,
+            at_key: false,
+            named_path: None,
         }
     }
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
@@ -53,6 +68,17 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(path, message)
         }
+    }
+    pub fn note(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(path, message)
+        }
+    }
+    /// Located at the key of the member at `path` (`"wrkplace":`), not at its value.
+    pub fn on_key(mut self) -> Self {
+        self.at_key = true;
+        self
     }
     pub fn at(mut self, line: u32, column: u32) -> Self {
         self.line = Some(line);
@@ -67,12 +93,13 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
-    /// The path as shown to people: `(document)` for the root.
+    /// The path as shown to people: the named path when there is one
+    /// (`trees[12] (cycle4).root`), `(document)` for the root, else the machine path.
     pub fn display_path(&self) -> &str {
-        if self.path.is_empty() {
-            "(document)"
-        } else {
-            &self.path
+        match &self.named_path {
+            Some(n) => n,
+            None if self.path.is_empty() => "(document)",
+            None => &self.path,
         }
     }
     /// `file:line:col: severity: json.path: message`
@@ -87,6 +114,13 @@ impl Diagnostic {
             self.message
         )
     }
+}
+
+/// The one order of diagnostics: by position in the text (unlocated ones first), and at the
+/// same position errors, then warnings, then notes; otherwise as found (a stable sort; the
+/// checks run in a fixed order, so the order is the same on every run).
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| (d.line, d.column, d.severity));
 }
 
 /// Appends a key segment to a JSON path (`a.b`, or `a["odd key"]`).
@@ -129,14 +163,26 @@ pub fn index(path: &str, i: usize) -> String {
     p
 }
 
-/// Finds the 1-based line and column (and byte offset) where the values at the given JSON
-/// paths start, in one pass over the text. Paths not found are absent from the result. Never
-/// panics, even on malformed text (it then finds what it can).
+/// Where a value is in the text: 1-based line and column and byte offset of its first
+/// character, and for an object member the line and column of its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    pub line: u32,
+    pub column: u32,
+    pub offset: usize,
+    pub key: Option<(u32, u32)>,
+}
+
+/// Finds where the values at the given JSON paths start (and their keys), in one pass over
+/// the text. Paths not found are absent from the result. Never panics, even on malformed
+/// text (it then finds what it can).
 pub fn locate(
     text: &str,
     wanted: &std::collections::HashSet<String>,
-) -> std::collections::HashMap<String, (u32, u32, usize)> {
-    let mut found = std::collections::HashMap::new();
+) -> std::collections::HashMap<String, Spot> {
+    let mut found: std::collections::HashMap<String, Spot> = std::collections::HashMap::new();
+    // The key of the member being read, while its value has not started.
+    let mut key_at: Option<(u32, u32)> = None;
     if wanted.is_empty() {
         return found;
     }
@@ -202,6 +248,7 @@ pub fn locate(
             // An object key.
             if c == b'"' {
                 let start = i;
+                key_at = Some((line, col));
                 bump!();
                 while i < b.len() && b[i] != b'"' {
                     if b[i] == b'\\' {
@@ -230,8 +277,14 @@ pub fn locate(
             continue;
         }
         // A value starts here.
+        let key = key_at.take();
         if wanted.contains(&path) {
-            found.entry(path.clone()).or_insert((line, col, i));
+            found.entry(path.clone()).or_insert(Spot {
+                line,
+                column: col,
+                offset: i,
+                key,
+            });
             if found.len() == wanted.len() {
                 return found;
             }
@@ -281,31 +334,63 @@ pub fn locate(
     found
 }
 
-/// Fills in line/column of diagnostics from the source text.
+/// Fills in line/column of diagnostics from the source text (an unknown field's at its key,
+/// see [`Diagnostic::on_key`]), and the named path of every diagnostic (the ids written in
+/// the text, see [`named`]).
 pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
-    // Every path and its ancestors, for the fallback below.
+    // Every path and its ancestors, for the fallback below; `id` and `name` of every list
+    // element on a path, for the named paths.
     let mut wanted = std::collections::HashSet::new();
-    for d in diags.iter().filter(|d| d.line.is_none()) {
+    for d in diags.iter() {
+        let unplaced = d.line.is_none();
         let mut p = d.path.as_str();
-        wanted.insert(p.to_string());
-        while let Some(cut) = p.rfind(['.', '[']) {
-            p = &p[..cut];
+        if unplaced {
             wanted.insert(p.to_string());
+            wanted.insert(String::new());
         }
-        wanted.insert(String::new());
+        loop {
+            if p.ends_with(']') {
+                wanted.insert(key(p, "id"));
+                wanted.insert(key(p, "name"));
+            }
+            match p.rfind(['.', '[']) {
+                Some(cut) => p = &p[..cut],
+                None => break,
+            }
+            if unplaced {
+                wanted.insert(p.to_string());
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return;
     }
     let found = locate(text, &wanted);
-    for d in diags.iter_mut().filter(|d| d.line.is_none()) {
+    for d in diags.iter_mut() {
+        d.named_path = named(&d.path, |element| {
+            ["id", "name"].iter().find_map(|k| {
+                let spot = found.get(&key(element, k))?;
+                string_at(text, spot.offset).filter(|s| !s.is_empty())
+            })
+        });
+        if d.line.is_some() {
+            continue;
+        }
         // Fall back to the nearest enclosing path that was found.
         let mut p = d.path.as_str();
         loop {
-            if let Some(&(l, c, at)) = found.get(p) {
-                d.line = Some(l);
-                d.column = Some(if p.len() == d.path.len() && d.inner_column > 0 {
-                    c + raw_columns(text, at, d.inner_column - 1) + 1
-                } else {
-                    c
-                });
+            if let Some(spot) = found.get(p) {
+                let exact = p.len() == d.path.len();
+                let (line, column) = match spot.key {
+                    Some(k) if exact && d.at_key => k,
+                    _ if exact && d.inner_column > 0 => (
+                        spot.line,
+                        spot.column + raw_columns(text, spot.offset, d.inner_column - 1) + 1,
+                    ),
+                    _ => (spot.line, spot.column),
+                };
+                d.line = Some(line);
+                d.column = Some(column);
                 break;
             }
             match p.rfind(['.', '[']) {
@@ -318,6 +403,100 @@ pub fn locate_all(text: &str, diags: &mut [Diagnostic]) {
             }
         }
     }
+}
+
+/// The JSON string that starts at byte `at` of `text`, decoded (None if no string starts
+/// there).
+fn string_at(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?;
+    if !rest.starts_with('"') {
+        return None;
+    }
+    serde_json::Deserializer::from_str(rest)
+        .into_iter::<String>()
+        .next()?
+        .ok()
+}
+
+/// `path` as shown to people: after every `[N]` whose element `name_of` names (called with
+/// the path up to and including that `]`), the name in parentheses:
+/// `trees[12] (cycle4).root.children[2] (ask).expr`. None when no element is named.
+pub fn named(path: &str, mut name_of: impl FnMut(&str) -> Option<String>) -> Option<String> {
+    let mut out = String::with_capacity(path.len() + 16);
+    let mut any = false;
+    let mut rest = path;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        // A quoted key `["a]b"]`: up to its closing quote and bracket, not named.
+        let close = if after[1..].starts_with('"') {
+            quoted_end(after)
+        } else {
+            after.find(']').map(|c| c + 1)
+        };
+        let Some(close) = close else {
+            out.push_str(after);
+            rest = "";
+            break;
+        };
+        out.push_str(&after[..close]);
+        let is_index = after[1..close - 1].bytes().all(|b| b.is_ascii_digit()) && close > 2;
+        if is_index {
+            let end = path.len() - rest.len() + open + close;
+            if let Some(n) = name_of(&path[..end]) {
+                out.push_str(" (");
+                out.push_str(&n);
+                out.push(')');
+                any = true;
+            }
+        }
+        rest = &after[close..];
+    }
+    out.push_str(rest);
+    any.then_some(out)
+}
+
+/// The length of the quoted key segment `["…"]` at the start of `s`, escapes skipped.
+fn quoted_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 2;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' if b.get(i + 1) == Some(&b']') => return Some(i + 2),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The `id` (else `name`) of the element at the relative JSON path `path` inside `value`:
+/// the names of [`named`] from a value instead of text (an in-memory pack).
+pub fn element_name(value: &serde_json::Value, path: &str) -> Option<String> {
+    let mut v = value;
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            rest = r;
+        } else if rest.starts_with("[\"") {
+            let end = quoted_end(rest)?;
+            let k: String = serde_json::from_str(&rest[1..end - 1]).ok()?;
+            v = v.get(k.as_str())?;
+            rest = &rest[end..];
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            v = v.get(r[..end].parse::<usize>().ok()?)?;
+            rest = &r[end + 1..];
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            v = v.get(&rest[..end])?;
+            rest = &rest[end..];
+        }
+    }
+    ["id", "name"]
+        .iter()
+        .find_map(|k| v.get(k)?.as_str().filter(|s| !s.is_empty()))
+        .map(str::to_string)
 }
 
 /// How many source characters the first `decoded` characters of the JSON string starting at
@@ -369,7 +548,7 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let f = locate(text, &wanted);
-        let lc = |p: &str| (f[p].0, f[p].1);
+        let lc = |p: &str| (f[p].line, f[p].column);
         assert_eq!(lc(""), (1, 1));
         assert_eq!(lc("a"), (2, 8));
         assert_eq!(lc("a[0]"), (2, 9));
@@ -402,6 +581,69 @@ mod tests {
         locate_all(text, &mut d);
         let col = text.find('>').map(|b| text[..b].chars().count() as u32 + 1);
         assert_eq!(d[0].column, col);
+    }
+
+    #[test]
+    fn unknown_fields_are_located_at_their_key() {
+        let text = "{\"a\": {\"x\": 1,\n  \"wrkplace\": \"forge\"}}";
+        let mut d = vec![
+            Diagnostic::warning("a.wrkplace", "unknown field").on_key(),
+            Diagnostic::warning("a.wrkplace", "at the value"),
+        ];
+        locate_all(text, &mut d);
+        assert_eq!((d[0].line, d[0].column), (Some(2), Some(3)));
+        assert_eq!((d[1].line, d[1].column), (Some(2), Some(15)));
+    }
+
+    #[test]
+    fn at_one_place_errors_come_before_warnings_and_notes() {
+        let mut d = vec![
+            Diagnostic::note("a", "n").at(3, 1),
+            Diagnostic::warning("b", "w1").at(2, 5),
+            Diagnostic::error("c", "e").at(2, 5),
+            Diagnostic::warning("d", "w2").at(2, 5),
+            Diagnostic::error("e", "first").at(1, 9),
+        ];
+        sort(&mut d);
+        let order: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(order, ["first", "e", "w1", "w2", "n"]);
+    }
+
+    #[test]
+    fn named_paths_carry_the_ids_of_list_elements() {
+        let text = r#"{"trees": [{"id": "a", "root": {}}, {"name": "Tree B", "id": "b",
+            "root": {"id": "rb", "children": [{"id": "k0"}, {"x": 1}]}}],
+            "areas": [{"templates": [{"name": "sleep"}]}]}"#;
+        let mut d = vec![
+            Diagnostic::error("trees[1].root.children[0].type", "m"),
+            Diagnostic::error("trees[1].root.children[1].x", "m"),
+            Diagnostic::error("areas[0].templates[0].tree", "m"),
+            Diagnostic::error("trees", "m"),
+            Diagnostic::error("", "m"),
+        ];
+        locate_all(text, &mut d);
+        let shown: Vec<&str> = d.iter().map(Diagnostic::display_path).collect();
+        assert_eq!(
+            shown,
+            [
+                "trees[1] (b).root.children[0] (k0).type",
+                "trees[1] (b).root.children[1].x",
+                "areas[0].templates[0] (sleep).tree",
+                "trees",
+                "(document)",
+            ]
+        );
+        // The machine path is kept.
+        assert_eq!(d[0].path, "trees[1].root.children[0].type");
+        // The same names from a value.
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let named_from_value = named("trees[1].root.children[0].type", |e| element_name(&v, e));
+        assert_eq!(named_from_value.as_deref(), Some(shown[0]));
+        // Quoted keys are not indexes.
+        assert_eq!(
+            named("a[\"x]y\"][0]", |_| Some("n".into())).as_deref(),
+            Some("a[\"x]y\"][0] (n)")
+        );
     }
 
     #[test]

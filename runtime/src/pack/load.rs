@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::diag::{self, Diagnostic};
 use super::model::*;
+use super::read_skips::{Skip, Skips};
 
 /// Packs larger than this are refused before parsing (bounded memory).
 pub const MAX_PACK_BYTES: usize = 32 * 1024 * 1024;
@@ -91,27 +92,40 @@ fn fatal(mut d: Diagnostic) -> Loaded {
 /// Reads a pack from text: structure and unknown fields. Semantic checks (ids, references,
 /// expressions) are the program layer's (`program::load_str` does both).
 pub fn load_str(text: &str) -> Loaded {
+    load_str_skips(text).0
+}
+
+/// [`load_str`], also telling which items were left out of the pack (the program's loader
+/// moves its checks' paths back to the text and holds back their follow-ons).
+pub(crate) fn load_str_skips(text: &str) -> (Loaded, Skips) {
     // A byte order mark, as some editors write, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > MAX_PACK_BYTES {
-        return load_bytes(text.as_bytes());
+        return (load_bytes(text.as_bytes()), Skips::default());
     }
     // Typed straight from the text when the pack is clean (nothing to report); anything
     // else is read again by the careful reader below, with its diagnostics.
     if let Some(pack) = super::fast::read(text) {
-        return Loaded {
+        let loaded = Loaded {
             pack: Some(pack),
             diagnostics: Vec::new(),
             lossy: false,
             unknown_fields: Vec::new(),
         };
+        return (loaded, Skips::default());
     }
-    careful(text)
+    careful_skips(text)
 }
 
 /// The careful reader: the text as one JSON value, then each item on its own, every problem
 /// a diagnostic. `text` has no byte order mark and is within [`MAX_PACK_BYTES`].
+#[cfg(test)]
 pub(super) fn careful(text: &str) -> Loaded {
+    careful_skips(text).0
+}
+
+/// [`careful`], with the items it left out.
+fn careful_skips(text: &str) -> (Loaded, Skips) {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -123,23 +137,23 @@ pub(super) fn careful(text: &str) -> Loaded {
             if msg.contains("recursion limit") {
                 msg.push_str(" (nesting deeper than 128 levels is refused)");
             }
-            return fatal(
-                Diagnostic::error("", format!("invalid JSON: {msg}"))
-                    .at(e.line() as u32, e.column().max(1) as u32),
-            );
+            let d = Diagnostic::error("", format!("invalid JSON: {msg}"))
+                .at(e.line() as u32, e.column().max(1) as u32);
+            return (fatal(d), Skips::default());
         }
     };
     let mut r = Reader::default();
     let pack = r.pack(value);
     let mut diagnostics = r.diags;
     diag::locate_all(text, &mut diagnostics);
-    diagnostics.sort_by_key(|d| (d.line, d.column));
-    Loaded {
+    diag::sort(&mut diagnostics);
+    let loaded = Loaded {
         pack,
         diagnostics,
         lossy: r.lossy,
         unknown_fields: r.unknown,
-    }
+    };
+    (loaded, Skips(r.skipped))
 }
 
 #[derive(Default)]
@@ -147,6 +161,8 @@ struct Reader {
     diags: Vec<Diagnostic>,
     lossy: bool,
     unknown: Vec<String>,
+    /// Items left out of the pack, in reading order.
+    skipped: Vec<Skip>,
 }
 
 impl Reader {
@@ -171,10 +187,13 @@ impl Reader {
         for u in unknown {
             let (full, field) = join(path, &u);
             self.unknown.push(full.clone());
-            self.diags.push(Diagnostic::warning(
-                full,
-                format!("unknown field `{field}` (ignored; check its spelling)"),
-            ));
+            self.diags.push(
+                Diagnostic::warning(
+                    full,
+                    format!("unknown field `{field}` (ignored; check its spelling)"),
+                )
+                .on_key(),
+            );
         }
         match r {
             Ok(t) => Some(t),
@@ -276,10 +295,13 @@ impl Reader {
                 }
                 other => {
                     self.unknown.push(diag::key("", other));
-                    self.diags.push(Diagnostic::warning(
-                        diag::key("", other),
-                        format!("unknown section `{other}` (ignored)"),
-                    ))
+                    self.diags.push(
+                        Diagnostic::warning(
+                            diag::key("", other),
+                            format!("unknown section `{other}` (ignored)"),
+                        )
+                        .on_key(),
+                    )
                 }
             }
         }
@@ -297,7 +319,7 @@ impl Reader {
     fn list<T>(
         &mut self,
         v: Value,
-        path: &str,
+        path: &'static str,
         mut f: impl FnMut(&mut Self, Value, &str) -> Option<T>,
     ) -> Vec<T> {
         let items = match v {
@@ -308,14 +330,24 @@ impl Reader {
                     format!("expected an array, found {}", kind_of(&other)),
                 ));
                 self.lossy = true;
+                self.skipped.push(Skip {
+                    list: path,
+                    index: None,
+                });
                 return Vec::new();
             }
         };
-        items
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, it)| f(self, it, &diag::index(path, i)))
-            .collect()
+        let mut out = Vec::with_capacity(items.len());
+        for (i, it) in items.into_iter().enumerate() {
+            match f(self, it, &diag::index(path, i)) {
+                Some(t) => out.push(t),
+                None => self.skipped.push(Skip {
+                    list: path,
+                    index: Some(i),
+                }),
+            }
+        }
+        out
     }
 
     fn world(&mut self, v: Value) -> Option<WorldDef> {
@@ -327,18 +359,32 @@ impl Reader {
                     format!("expected an object, found {}", kind_of(&other)),
                 ));
                 self.lossy = true;
+                self.skipped.push(Skip {
+                    list: "world",
+                    index: None,
+                });
                 return None;
             }
         };
         // Read the scalar part as a whole, the lists item by item.
         let objects = head.remove("objects");
         let npcs = head.remove("npcs");
-        let mut w: WorldDef = self.item(&Value::Object(head), "world")?;
+        let walls = head.remove("walls");
+        let Some(mut w) = self.item::<WorldDef>(&Value::Object(head), "world") else {
+            self.skipped.push(Skip {
+                list: "world",
+                index: None,
+            });
+            return None;
+        };
         if let Some(o) = objects {
             w.objects = self.list(o, "world.objects", |r, v, p| r.item(&v, p));
         }
         if let Some(n) = npcs {
             w.npcs = self.list(n, "world.npcs", |r, v, p| r.item(&v, p));
+        }
+        if let Some(l) = walls {
+            w.walls = self.list(l, "world.walls", |r, v, p| r.item(&v, p));
         }
         Some(w)
     }
@@ -479,13 +525,16 @@ impl Reader {
                         for (key, val) in &rest {
                             if !val.is_null() && back.get(key).is_none() {
                                 self.unknown.push(diag::key(path, key));
-                                self.diags.push(Diagnostic::warning(
-                                    diag::key(path, key),
-                                    format!(
-                                        "unknown field `{key}` for a `{}` node (ignored)",
-                                        k.type_name()
-                                    ),
-                                ));
+                                self.diags.push(
+                                    Diagnostic::warning(
+                                        diag::key(path, key),
+                                        format!(
+                                            "unknown field `{key}` for a `{}` node (ignored)",
+                                            k.type_name()
+                                        ),
+                                    )
+                                    .on_key(),
+                                );
                             }
                         }
                         Some(k)
@@ -607,20 +656,14 @@ fn ignored_path(p: &serde_ignored::Path) -> String {
 }
 
 fn clean_msg(m: &str) -> String {
-    let mut m = m.to_string();
-    if let Some(cut) = m.rfind(" at line ") {
-        m.truncate(cut);
-    }
-    m.replace(
-        "data did not match any variant of untagged enum Literal",
-        "expected a bool, number, string or [x, y]",
-    )
+    super::read_words::user_words(m)
 }
 
 fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
-        Value::Bool(_) => "a bool",
+        Value::Bool(true) => "true",
+        Value::Bool(false) => "false",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",

@@ -8,6 +8,8 @@ mod fast;
 mod fast_tests;
 mod load;
 pub mod model;
+mod read_skips;
+mod read_words;
 pub mod refs;
 mod save;
 mod schema;
@@ -15,9 +17,11 @@ mod schema;
 mod tests;
 
 pub use diag::{Diagnostic, Severity};
+pub(crate) use load::load_str_skips;
 pub use load::{Loaded, MAX_PACK_BYTES, MAX_TREE_DEPTH, load_bytes, load_str, suggest};
 pub use model::*;
-pub use save::to_canonical_string;
+pub use read_words::user_words;
+pub use save::{to_canonical_string, value_to_canonical_string};
 pub use schema::schema_string;
 
 /// Reads a pack file's bytes; a file too large or unreadable is a diagnostic at 1:1 (turn

@@ -59,3 +59,12 @@ fn write_canonical(v: &Value, indent: usize, out: &mut String) {
         other => out.push_str(&other.to_string()),
     }
 }
+
+/// Canonical text of any JSON value, as [`to_canonical_string`] writes a pack (for mod
+/// documents and the files of folder packs, which are not whole packs).
+pub fn value_to_canonical_string(v: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(v, 0, &mut out);
+    out.push('\n');
+    out
+}

@@ -34,9 +34,12 @@ fn unknown_fields_are_warnings_with_position() {
     let l = load_str(text);
     let d = find(&l, "world.npcs[0].sped");
     assert_eq!(d.severity, Severity::Warning);
-    assert_eq!((d.line, d.column), (Some(2), Some(55)));
+    // At the key `"sped":` (its value is at column 55).
+    assert_eq!((d.line, d.column), (Some(2), Some(47)));
     let d = find(&l, "trees[0].root.secs");
     assert!(d.message.contains("unknown field `secs`"), "{}", d.message);
+    // A node's unknown parameter too (its value `2` is at column 81).
+    assert_eq!((d.line, d.column), (Some(3), Some(73)));
     assert!(!l.has_errors());
     assert!(!l.lossy);
     assert_eq!(

@@ -18,6 +18,9 @@ mod tests;
 pub mod tracker;
 pub mod trees;
 pub mod triggers;
+pub mod walls;
+#[cfg(test)]
+mod walls_tests;
 mod world;
 
 use std::collections::HashMap;
@@ -42,13 +45,56 @@ pub fn build(pack: &Pack) -> (Program, Vec<Diagnostic>) {
     Program::build(pack)
 }
 
-/// Checks an in-memory pack (as the editor holds it): semantic diagnostics, no positions.
+/// Checks an in-memory pack (as the editor holds it): semantic diagnostics, no positions,
+/// with their named paths (`trees[2] (cycle4).root`). Ordered errors first, then warnings,
+/// then notes, each in the order the checks run (see [`Program::build`]).
 pub fn check(pack: &Pack) -> Vec<Diagnostic> {
-    build(pack).1
+    let mut diags = build(pack).1;
+    name_paths(pack, &mut diags);
+    diags.sort_by_key(|d| d.severity);
+    diags
+}
+
+/// Fills in the named paths of diagnostics about an in-memory pack, from the ids in it (the
+/// text-less form of what `diag::locate_all` does from a pack's text).
+pub fn name_paths(pack: &Pack, diags: &mut [Diagnostic]) {
+    // Each section of the pack as a JSON value, made when a path first enters it.
+    let mut sections: std::collections::BTreeMap<String, Option<serde_json::Value>> =
+        std::collections::BTreeMap::new();
+    for d in diags {
+        d.named_path = diag::named(&d.path, |element| {
+            let cut = element.find(['.', '[']).unwrap_or(element.len());
+            let (top, rest) = element.split_at(cut);
+            let v = sections
+                .entry(top.to_string())
+                .or_insert_with(|| section_value(pack, top));
+            diag::element_name(v.as_ref()?, rest)
+        });
+    }
+}
+
+fn section_value(pack: &Pack, top: &str) -> Option<serde_json::Value> {
+    let v = match top {
+        "world" => serde_json::to_value(&pack.world),
+        "trees" => serde_json::to_value(&pack.trees),
+        "areas" => serde_json::to_value(&pack.areas),
+        "events" => serde_json::to_value(&pack.events),
+        "scenarios" => serde_json::to_value(&pack.scenarios),
+        "casts" => serde_json::to_value(&pack.casts),
+        "triggers" => serde_json::to_value(&pack.triggers),
+        "tests" => serde_json::to_value(&pack.tests),
+        "editor" => serde_json::to_value(&pack.editor),
+        _ => return None,
+    };
+    v.ok()
 }
 
 /// Loads a pack from text: reading (structure, unknown fields) then the semantic checks,
-/// every diagnostic located in the text and sorted by position.
+/// every diagnostic located in the text, named (`trees[0] (cycle4).root`) and in the one
+/// order of `diag::sort`: by position, errors before warnings before notes at one position.
+/// When an item could not be read, the checks of the pack without it get the text's paths,
+/// and those about names the item declares or uses (an NPC's unknown tree, when that tree
+/// failed to read) are held back: one note on the item lists them.
 pub fn load_str(text: &str) -> Loaded {
     load_str_built(text).0
 }
@@ -57,7 +103,7 @@ pub fn load_str(text: &str) -> Loaded {
 /// (fit to run: `Session::new(Arc::new(program), seed)`), so that a caller running the pack
 /// does not compile it a second time. `None` when the pack could not be read or has errors.
 pub fn load_str_built(text: &str) -> (Loaded, Option<Program>) {
-    let mut loaded = crate::pack::load_str(text);
+    let (mut loaded, skips) = crate::pack::load_str_skips(text);
     let mut program = None;
     if let Some(p) = &loaded.pack {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -65,9 +111,16 @@ pub fn load_str_built(text: &str) -> (Loaded, Option<Program>) {
         if !semantic.iter().any(Diagnostic::is_error) {
             program = Some(built);
         }
+        if !skips.is_empty() {
+            for d in &mut semantic {
+                d.path = skips.to_text_path(&d.path);
+                d.message = skips.to_text_path(&d.message);
+            }
+            semantic = skips.hold_back(text, &loaded.diagnostics, semantic);
+        }
         diag::locate_all(text, &mut semantic);
         loaded.diagnostics.extend(semantic);
-        loaded.diagnostics.sort_by_key(|d| (d.line, d.column));
+        diag::sort(&mut loaded.diagnostics);
     }
     (loaded, program)
 }
@@ -241,6 +294,10 @@ pub struct Program {
     pub area_rules: Vec<areas::AreaRules>,
     /// Spatial index of the static areas.
     pub grid: grid::BoxGrid,
+    /// The walls and doors (`world.walls`) and the navigation grid.
+    pub walls: walls::Walls,
+    /// The objects NPCs steer around, by where they are.
+    pub obstacles: walls::Obstacles,
     /// Parameters of every request node.
     pub requests: Vec<areas::CRequest>,
     /// Static areas with a brain or handlers (the only ones the areas phase visits).
@@ -332,6 +389,7 @@ impl Program {
         b.trees();
         b.area_rules();
         b.npcs();
+        b.walls();
         b.events();
         b.talk();
         triggers::compile::build(&mut b);

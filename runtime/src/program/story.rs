@@ -47,6 +47,10 @@ pub struct CScenario {
     pub nodes: Vec<u32>,
     /// Local node of each library event (`u32::MAX`: not in the scenario).
     pub local: Vec<u32>,
+    /// Position of each local node in the scenario's list (the library's order when it
+    /// lists none). Local nodes are numbered in date order ([`date_order`]); choices
+    /// among nodes (which available event to launch, which ends first) go by this rank.
+    pub rank: Vec<u32>,
     pub graph: Graph,
     pub start_day: i64,
     pub end_day: i64,
@@ -557,6 +561,18 @@ fn compile_scenario(
             }
         }
     }
+    // Local nodes in date order, so that the tracker's nodes due together lie together
+    // in memory whatever the order the pack lists its events in.
+    let windows: Vec<(i64, i64)> = nodes
+        .iter()
+        .map(|&i| {
+            let e = &lib.events[i as usize];
+            (e.not_before, e.not_after)
+        })
+        .collect();
+    let order = date_order(&windows);
+    let rank = order.clone();
+    let nodes: Vec<u32> = order.iter().map(|&k| nodes[k as usize]).collect();
     for (k, &i) in nodes.iter().enumerate() {
         local[i as usize] = k as u32;
     }
@@ -635,6 +651,7 @@ fn compile_scenario(
         id: s.id.clone(),
         nodes,
         local,
+        rank,
         graph,
         start_day,
         end_day,
@@ -652,6 +669,17 @@ fn compile_scenario(
         reachability(b, lib, &c, si);
     }
     c
+}
+
+/// The compile-time numbering of a scenario's events: their positions (indices into
+/// `windows`) sorted by window start, then end, then position. The tracker's calendars pop
+/// the nodes of a day together and their state arrays are indexed by node, so numbering
+/// nodes in date order keeps the nodes due together close in memory (issue 14: at 1M
+/// events listed at random, `advance` and `ended` cost 5.3× and 5.0× their 1k figure).
+pub fn date_order(windows: &[(i64, i64)]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..windows.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| (windows[k as usize], k));
+    order
 }
 
 /// Can the outcome `success` of this event happen at all?

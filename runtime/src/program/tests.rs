@@ -160,3 +160,38 @@ fn preconditions_warn_only_about_names_nothing_writes() {
     assert!(got[0].contains("flag `nobody`"), "{got:#?}");
     assert!(got[1].contains("counter `nobody_c`"), "{got:#?}");
 }
+
+/// `check` (the editor's: no text) names the ids on each path from the pack itself, and puts
+/// errors before warnings: the disabled root's warning is found before the NPC's unknown
+/// tree, but comes after it.
+#[test]
+fn check_names_paths_and_orders_errors_first() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "p",
+      "world": {"npcs": [{"id": "ada", "pos": [0, 0], "tree": "nowhere"}]},
+      "areas": [{"id": "plaza", "shape": {"rect": {"min": [0, 0], "max": [5, 5]}},
+                 "templates": [{"name": "sleep", "tree": "gone"}]}],
+      "trees": [{"id": "t", "root": {"id": "r", "type": "wait", "seconds": 1, "disabled": true}}]}"#;
+    let pack = crate::pack::load_str(text).pack.expect("reads");
+    let d = super::check(&pack);
+    let got: Vec<(Severity, &str, &str)> = d
+        .iter()
+        .map(|d| (d.severity, d.path.as_str(), d.display_path()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                Severity::Error,
+                "areas[0].templates[0].tree",
+                "areas[0] (plaza).templates[0] (sleep).tree"
+            ),
+            (
+                Severity::Error,
+                "world.npcs[0].tree",
+                "world.npcs[0] (ada).tree"
+            ),
+            (Severity::Warning, "trees[0].root", "trees[0] (t).root"),
+        ],
+        "{d:#?}"
+    );
+}

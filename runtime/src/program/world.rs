@@ -161,6 +161,10 @@ impl Ctx<'_> {
                     Some(EntityId::Area(pi)) if pi as usize != ai => {
                         self.p.areas[ai].parent = Some(pi)
                     }
+                    Some(EntityId::Area(_)) => self.err(
+                        key(&index("areas", i), "parent"),
+                        format!("area `{parent}` names itself as its parent"),
+                    ),
                     _ => self.err(
                         key(&index("areas", i), "parent"),
                         format!("unknown parent area `{parent}`"),

@@ -15,7 +15,7 @@ use rand_chacha::rand_core::SeedableRng;
 use crate::pack::{Diagnostic, Pack};
 use crate::program::Program;
 use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
-use crate::trace::{Out, Probe, TraceEvent};
+use crate::trace::{Counters, Out, Probe, TraceEvent};
 use crate::value::Value;
 use crate::world::story::Story;
 use crate::world::talk::TalkState;
@@ -30,6 +30,8 @@ pub struct Session {
     seed: u64,
     tracing: bool,
     trace: Vec<TraceEvent>,
+    /// Coverage counters, while counting (see [`Session::set_counting`]).
+    counters: Option<Counters>,
     /// NPCs whose tree already ran away once (reported once each).
     runaway_reported: Vec<bool>,
     problems: Vec<String>,
@@ -79,6 +81,7 @@ impl Session {
                 })
                 .collect(),
             triggers: TriggerState::new(p),
+            nav: Default::default(),
         };
         let n = world.npcs.len();
         clock::clock(p, &mut world);
@@ -89,6 +92,7 @@ impl Session {
         let mut out = Out {
             trace: Some(&mut start),
             probe: None,
+            counts: None,
             stop: false,
         };
         areas::start(p, &mut world, &mut out);
@@ -98,6 +102,7 @@ impl Session {
             seed,
             tracing: false,
             trace: start,
+            counters: None,
             runaway_reported: vec![false; n],
             problems: Vec::new(),
         }
@@ -131,6 +136,21 @@ impl Session {
     }
     pub fn clear_trace(&mut self) {
         self.trace.clear();
+    }
+    /// Counts coverage from now on, from zero (or stops and forgets the counts): every
+    /// behavior-tree node's runs and outcomes, and the trace events coverage counts, without
+    /// recording a trace or calling a probe (see [`Counters`]). What tick 0 did is in the
+    /// trace kept from the start, not in the counters.
+    pub fn set_counting(&mut self, on: bool) {
+        self.counters = on.then(|| Counters::new(&self.program));
+    }
+    /// The coverage counters, while counting.
+    pub fn counters(&self) -> Option<&Counters> {
+        self.counters.as_ref()
+    }
+    /// The coverage counters, while counting (to take the counted events).
+    pub fn counters_mut(&mut self) -> Option<&mut Counters> {
+        self.counters.as_mut()
     }
     /// One trace event as a JSON line (without newline).
     pub fn trace_json(&self, ev: &TraceEvent) -> String {
@@ -185,6 +205,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         let mut lap = Lap::new(times);
@@ -231,7 +252,7 @@ impl Session {
             return false;
         }
         lap.end(Phase::Talk);
-        movement::movement(p, w);
+        movement::movement(p, w, &mut out);
         areas::membership(p, w, &mut out);
         out.scope(None);
         if out.stop {
@@ -251,6 +272,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe: None,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         triggers::pass(&self.program, &mut self.world, &mut out, &mut self.problems);
@@ -263,6 +285,7 @@ impl Session {
         let mut out = Out {
             trace: self.tracing.then_some(&mut self.trace),
             probe: None,
+            counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
         f(&self.program, &mut self.world, &mut out)

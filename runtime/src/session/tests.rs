@@ -129,6 +129,7 @@ fn responses_change_flags_counters_and_send_messages() {
     let mut out = Out {
         trace: Some(&mut trace),
         probe: None,
+        counts: None,
         stop: false,
     };
     for r in &compiled {

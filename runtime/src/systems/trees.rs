@@ -4,7 +4,7 @@
 use crate::bt::{self, Instance, Status};
 use crate::program::Program;
 use crate::systems::host::{ActorHost, MAX_NESTING, Who};
-use crate::trace::{Actor, DebugEvent, Out, TraceEvent};
+use crate::trace::{Actor, Counting, DebugEvent, Out, TraceEvent};
 use crate::world::{World, WorldEnv};
 
 /// Ticks every NPC's tree. `runaway_reported` remembers the NPCs already reported as
@@ -59,6 +59,7 @@ pub fn tick_npcs(
             trace: out.trace.as_deref_mut(),
             probe: out.probe.as_deref_mut(),
             stop: false,
+            counts: out.counts.as_mut().map(Counting::reborrow),
         };
         if !alive {
             bt::halt(tree, &mut inst, &mut h, 0);
@@ -73,7 +74,7 @@ pub fn tick_npcs(
             }
             continue;
         }
-        let outcome = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        let outcome = h.tick(inst.tree, tree, &mut inst);
         if let Some(node) = outcome.runaway {
             let (tid, nid) = p.node_origin(inst.tree, node);
             let (tid, nid) = (tid.to_string(), nid.to_string());

@@ -1,9 +1,10 @@
 //! Content coverage over many seeds (`townsfolk coverage`): every seed is played for a number
-//! of ticks while a [`Probe`] counts what ran — behavior-tree nodes (own trees, subtrees,
-//! adopted behaviors, brains, handlers: every node event the debugger sees), templates
-//! (requests, adoptions, refusals by reason), triggers (fires; what blocks them at the end
-//! of a run), story events (launched, outcomes, expired, dead) and areas (visits,
-//! occupancy) — and what was never reached is listed with its JSON path.
+//! of ticks by a counting session ([`Session::set_counting`], [`crate::trace::Counters`])
+//! that counts what ran — behavior-tree nodes (own trees, subtrees, adopted behaviors,
+//! brains, handlers: every node visit, counted by the host with no probe), templates
+//! (requests, adoptions, refusals by reason), triggers (fires; what blocks them at the end of
+//! a run), story events (launched, outcomes, expired, dead) and areas (visits, occupancy) —
+//! and what was never reached is listed with its JSON path.
 //!
 //! Seeds are split into contiguous chunks, one per thread (`std::thread::scope`); the
 //! chunks' counts are merged in seed order. Every count is an integer sum or maximum, so
@@ -17,13 +18,12 @@ use serde_json::{Map, Value, json};
 
 use crate::bt::Status;
 use crate::debug::explain::{Blocked, explain};
-use crate::expr::Env;
 use crate::pack::diag::{index, key};
 use crate::pack::{Node, Pack};
 use crate::program::Program;
 use crate::program::areas::proto_of;
 use crate::session::Session;
-use crate::trace::{DebugEvent, Probe, TraceEvent};
+use crate::trace::TraceEvent;
 use crate::value::Sym;
 
 /// Runs and outcomes of one behavior-tree node.
@@ -230,73 +230,31 @@ fn blocked_name(b: &Blocked) -> &'static str {
     }
 }
 
-/// The probe that counts: it never pauses and never changes the world.
-pub struct Recorder<'a> {
-    pub program: &'a Program,
-    pub tally: &'a mut Tally,
-}
-
-impl Probe for Recorder<'_> {
-    fn event(&mut self, ev: &DebugEvent<'_>, _env: Option<&dyn Env>) -> bool {
-        let t = &mut *self.tally;
-        match *ev {
-            DebugEvent::Enter { tree, node, .. } => {
-                if let Some(n) = t
-                    .nodes
-                    .get_mut(tree as usize)
-                    .and_then(|v| v.get_mut(node as usize))
-                {
-                    n.runs += 1;
-                }
-            }
-            DebugEvent::Result { tree, node, to, .. } => {
-                if let Some(n) = t
-                    .nodes
-                    .get_mut(tree as usize)
-                    .and_then(|v| v.get_mut(node as usize))
-                {
-                    match to {
-                        Status::Success => n.success += 1,
-                        Status::Failure => n.failure += 1,
-                        Status::Running => n.running += 1,
-                        Status::Idle => {}
-                    }
-                }
-            }
-            DebugEvent::Trace(ev) => self.trace(ev),
-            DebugEvent::NpcStart { .. } | DebugEvent::VarChanged { .. } => {}
-        }
-        false
-    }
+/// Counts the trace events of a run (the kinds [`crate::trace::Counters`] keeps, and tick 0's
+/// trace).
+struct Recorder<'a> {
+    program: &'a Program,
+    tally: &'a mut Tally,
 }
 
 impl Recorder<'_> {
     /// One event of tick 0's trace: status changes stand for node runs.
     fn start_event(&mut self, ev: &TraceEvent) {
         if let TraceEvent::Status { tree, node, to, .. } = *ev {
-            let depth = 0;
-            let was = Status::Idle;
-            self.event(
-                &DebugEvent::Enter {
-                    npc: 0,
-                    tree,
-                    node,
-                    was,
-                    depth,
-                },
-                None,
-            );
-            self.event(
-                &DebugEvent::Result {
-                    npc: 0,
-                    tree,
-                    node,
-                    from: Status::Idle,
-                    to,
-                    depth,
-                },
-                None,
-            );
+            if let Some(n) = self
+                .tally
+                .nodes
+                .get_mut(tree as usize)
+                .and_then(|v| v.get_mut(node as usize))
+            {
+                n.runs += 1;
+                match to {
+                    Status::Success => n.success += 1,
+                    Status::Failure => n.failure += 1,
+                    Status::Running => n.running += 1,
+                    Status::Idle => {}
+                }
+            }
         } else {
             self.trace(ev);
         }
@@ -363,19 +321,53 @@ impl Recorder<'_> {
     }
 }
 
-/// Adds the NPCs standing in each area now to the occupancy counts.
-fn occupancy(s: &Session, counts: &mut [u64], tally: &mut Tally) {
-    counts.iter_mut().for_each(|c| *c = 0);
-    for n in s.world().npcs.iter().filter(|n| n.alive()) {
-        for &a in &n.areas {
-            if let Some(c) = counts.get_mut(proto_of(a) as usize) {
-                *c += 1;
-            }
+/// Occupancy of the areas, summed over the ticks played: who stands where changes only with
+/// an `enter` or `exit` (membership changes only through `update_membership`, which reports
+/// both, and an NPC that dies or is removed leaves its areas there), so the NPCs inside are
+/// counted again only after a tick that reported one, and the ticks in between are added at
+/// once.
+struct Occupancy {
+    /// NPCs inside each area (by prototype) after the last recount.
+    now: Vec<u64>,
+    /// Ticks played since the last recount, not yet added to `occupant_ticks`.
+    pending: u64,
+    /// Whether membership may have changed since the last recount.
+    stale: bool,
+}
+
+impl Occupancy {
+    fn new(p: &Program) -> Occupancy {
+        Occupancy {
+            now: vec![0; p.areas.len()],
+            pending: 0,
+            stale: true,
         }
     }
-    for (a, &c) in tally.areas.iter_mut().zip(counts.iter()) {
-        a.occupant_ticks += c;
-        a.peak = a.peak.max(c);
+    /// Adds the ticks counted so far at the current occupancy.
+    fn flush(&mut self, tally: &mut Tally) {
+        for (a, &c) in tally.areas.iter_mut().zip(&self.now) {
+            a.occupant_ticks += c * self.pending;
+        }
+        self.pending = 0;
+    }
+    /// One tick played: adds it at the NPCs standing in each area now.
+    fn tick(&mut self, s: &Session, tally: &mut Tally) {
+        if self.stale {
+            self.flush(tally);
+            self.now.iter_mut().for_each(|c| *c = 0);
+            for n in s.world().npcs.iter().filter(|n| n.alive()) {
+                for &a in &n.areas {
+                    if let Some(c) = self.now.get_mut(proto_of(a) as usize) {
+                        *c += 1;
+                    }
+                }
+            }
+            for (a, &c) in tally.areas.iter_mut().zip(&self.now) {
+                a.peak = a.peak.max(c);
+            }
+            self.stale = false;
+        }
+        self.pending += 1;
     }
 }
 
@@ -384,9 +376,9 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
     let p: &Program = program;
     let mut tally = Tally::new(p);
     let mut s = Session::new(program.clone(), seed);
-    let mut counts = vec![0u64; p.areas.len()];
-    // Tick 0 (NPCs entering the areas they start in, their OnEnter handlers) ran before any
-    // probe could watch; the session keeps its trace, read here. Its node runs are known
+    let mut occupancy = Occupancy::new(p);
+    // Tick 0 (NPCs entering the areas they start in, their OnEnter handlers) ran before the
+    // session could count; the session keeps its trace, read here. Its node runs are known
     // from status changes only: a node run several times within tick 0 counts once.
     {
         let mut rec = Recorder {
@@ -397,13 +389,31 @@ pub fn run_seed(program: &Arc<Program>, seed: u64, ticks: u64) -> Tally {
             rec.start_event(ev);
         }
     }
+    s.set_counting(true);
     for _ in 0..ticks {
-        let mut rec = Recorder {
-            program: p,
-            tally: &mut tally,
-        };
-        s.step_probed(&mut rec);
-        occupancy(&s, &mut counts, &mut tally);
+        s.step();
+        if let Some(c) = s.counters_mut() {
+            let mut rec = Recorder {
+                program: p,
+                tally: &mut tally,
+            };
+            for ev in c.events.drain(..) {
+                occupancy.stale |= matches!(ev, TraceEvent::Enter { .. } | TraceEvent::Exit { .. });
+                rec.trace(&ev);
+            }
+        }
+        occupancy.tick(&s, &mut tally);
+    }
+    occupancy.flush(&mut tally);
+    if let Some(c) = s.counters() {
+        for (ti, nodes) in tally.nodes.iter_mut().enumerate() {
+            for (n, c) in nodes.iter_mut().zip(c.tree(ti as u32)) {
+                n.runs += c.runs();
+                n.success += c.results(Status::Success);
+                n.failure += c.results(Status::Failure);
+                n.running += c.results(Status::Running);
+            }
+        }
     }
     for (i, x) in tally.triggers.iter_mut().enumerate() {
         if let Some(e) = explain(p, s.world(), i as u32) {
@@ -960,6 +970,82 @@ mod tests {
         assert_eq!(nest.visits, 2, "entered at tick 0 of each seed");
         assert_eq!(nest.peak, 1);
         assert!(r.never.is_empty(), "{:?}", r.never);
+    }
+
+    /// Counts node visits and outcomes from the debugger's probe (what coverage did before
+    /// the session counted), and occupancy after every tick.
+    struct ProbeCount(Tally);
+
+    impl crate::trace::Probe for ProbeCount {
+        fn event(
+            &mut self,
+            ev: &crate::trace::DebugEvent<'_>,
+            _env: Option<&dyn crate::expr::Env>,
+        ) -> bool {
+            use crate::trace::DebugEvent;
+            let nodes = &mut self.0.nodes;
+            match *ev {
+                DebugEvent::Enter { tree, node, .. } => {
+                    nodes[tree as usize][node as usize].runs += 1;
+                }
+                DebugEvent::Result { tree, node, to, .. } => {
+                    let n = &mut nodes[tree as usize][node as usize];
+                    match to {
+                        Status::Success => n.success += 1,
+                        Status::Failure => n.failure += 1,
+                        Status::Running => n.running += 1,
+                        Status::Idle => {}
+                    }
+                }
+                _ => {}
+            }
+            false
+        }
+    }
+
+    #[test]
+    fn counting_session_counts_what_the_probe_sees() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+        for name in ["daily_life.json", "guards.json", "plaza.json"] {
+            let loaded = crate::program::load_file(&path.join(name));
+            let pack = loaded.pack.expect("sample loads");
+            let (p, diags) = Program::build(&pack);
+            assert!(!diags.iter().any(|d| d.is_error()), "{name}: {diags:?}");
+            let p = Arc::new(p);
+            let ticks = 400;
+            let counted = run_seed(&p, 7, ticks);
+            let mut watched = ProbeCount(Tally::new(&p));
+            let mut occupant_ticks = vec![0u64; p.areas.len()];
+            let mut s = Session::new(p.clone(), 7);
+            for ev in s.trace() {
+                Recorder {
+                    program: &p,
+                    tally: &mut watched.0,
+                }
+                .start_event(ev);
+            }
+            for _ in 0..ticks {
+                s.step_probed(&mut watched);
+                for n in s.world().npcs.iter().filter(|n| n.alive()) {
+                    for &a in &n.areas {
+                        occupant_ticks[proto_of(a) as usize] += 1;
+                    }
+                }
+            }
+            let runs: u64 = counted.nodes.iter().flatten().map(|n| n.runs).sum();
+            assert!(runs > ticks, "{name}: trees ran ({runs} visits)");
+            for (ti, (a, b)) in counted.nodes.iter().zip(&watched.0.nodes).enumerate() {
+                for (ni, (x, y)) in a.iter().zip(b).enumerate() {
+                    let (x, y) = (
+                        (x.runs, x.success, x.failure, x.running),
+                        (y.runs, y.success, y.failure, y.running),
+                    );
+                    assert_eq!(x, y, "{name}: tree {ti} node {ni}");
+                }
+            }
+            let occ: Vec<u64> = counted.areas.iter().map(|a| a.occupant_ticks).collect();
+            assert_eq!(occ, occupant_ticks, "{name}: occupancy");
+        }
     }
 
     #[test]

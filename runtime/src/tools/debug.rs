@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::debug::{Debugger, Located, StepKind, Stop};
+use crate::mods::AssetKind;
 use crate::pack::BreakpointDef;
 use crate::tools::LineError;
 use crate::trace::Actor;
@@ -108,8 +109,12 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             let mut def = obj.clone();
             def.remove("cmd");
             def.entry("id").or_insert(json!(0));
-            let def: BreakpointDef = serde_json::from_value(Value::Object(def))
-                .map_err(|e| format!("bad breakpoint: {e}"))?;
+            let def: BreakpointDef = serde_json::from_value(Value::Object(def)).map_err(|e| {
+                format!(
+                    "bad breakpoint: {}",
+                    crate::pack::user_words(&e.to_string())
+                )
+            })?;
             // Fields a breakpoint does not have were ignored by the reader: refuse them.
             let read = serde_json::to_value(&def).unwrap_or(Value::Null);
             let mut known = vec!["cmd", "id", "enabled", "npc", "condition"];
@@ -231,6 +236,9 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                         if let Some(g) = &n.graft {
                             o["graft"] = json!(g);
                         }
+                        if let Some(l) = d.layer_of(AssetKind::Tree, &n.tree) {
+                            o["layer"] = json!(l);
+                        }
                         o
                     })
                     .collect();
@@ -247,11 +255,11 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
                     .collect();
                 let inboxes: Map<String, Value> =
                     v.inboxes.into_iter().map(|(k, q)| (k, json!(q))).collect();
-                Ok(
-                    json!({"ok": true, "npc": v.id, "tree": v.tree, "pos": [v.pos.x, v.pos.y],
+                let mut reply = json!({"ok": true, "npc": v.id, "tree": v.tree, "pos": [v.pos.x, v.pos.y],
                           "area": v.area, "status": v.status.name(), "nodes": nodes,
-                          "blackboard": bb, "inboxes": inboxes}),
-                )
+                          "blackboard": bb, "inboxes": inboxes});
+                crate::mods::annotate_event(&mut reply, d.layers());
+                Ok(reply)
             }
             None => {
                 let w = d.world_view();
@@ -286,7 +294,12 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             let events: Vec<Value> = d
                 .recent_trace(n)
                 .into_iter()
-                .map(|e| crate::trace::trace_value_in(d.program(), Some(d.session().world()), e))
+                .map(|e| {
+                    let mut v =
+                        crate::trace::trace_value_in(d.program(), Some(d.session().world()), e);
+                    crate::mods::annotate_event(&mut v, d.layers());
+                    v
+                })
                 .collect();
             Ok(json!({"ok": true, "events": events}))
         }
@@ -325,6 +338,7 @@ fn inspect_area(d: &Debugger, obj: &Map<String, Value>) -> Result<Value, LineErr
     }
     .ok_or_else(|| LineError::unknown("area", id))?;
     let mut v = json!({"ok": true, "area": area_name(p, area)});
+    crate::mods::annotate_event(&mut v, d.layers());
     let vs: Map<String, Value> = vars(w, area)
         .into_iter()
         .flatten()

@@ -58,6 +58,7 @@ impl ScriptSession {
         let mut out = Out {
             trace: None,
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::advance_to(p, &mut self.world, day, &mut out);
@@ -106,6 +107,7 @@ impl ScriptSession {
         let mut out = Out {
             trace: None,
             probe: None,
+            counts: None,
             stop: false,
         };
         match op {

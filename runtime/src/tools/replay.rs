@@ -59,6 +59,7 @@ pub fn run_one(p: &Program, template: &World, scenario: u32, seed: u64, end_day:
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::check(p, &mut w, day, &mut out);
@@ -224,7 +225,11 @@ pub fn summarize(p: &Program, scenario: u32, seed: u64, results: &[RunResult]) -
     let mut top: Vec<(Vec<String>, u32)> = orders.iter().map(|(o, &c)| (ids(o), c)).collect();
     top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     top.truncate(5);
-    let events = (0..n)
+    // Listed in the scenario's order (local nodes are numbered by date).
+    let mut listed: Vec<usize> = (0..n).collect();
+    listed.sort_unstable_by_key(|&k| s.rank[k]);
+    let events = listed
+        .into_iter()
         .map(|k| {
             let e = &p.events.events[s.nodes[k] as usize];
             let d = &mut days[k];

@@ -83,10 +83,10 @@ pub fn report(p: &Program, w: &World) -> Report {
             .iter()
             .find_map(|k| k.members.iter().find(|m| m.0 == i).map(|m| m.1))
     };
-    let total_talk: u64 = w.talk.chars.iter().map(|c| c.counters.talk_ticks).sum();
+    let counters: Vec<_> = w.talk.chars.iter().map(|c| c.counters_at(w.tick)).collect();
+    let total_talk: u64 = counters.iter().map(|k| k.talk_ticks).sum();
     let mut characters = Vec::new();
-    for (i, c) in w.talk.chars.iter().enumerate() {
-        let k = c.counters;
+    for (i, (c, &k)) in w.talk.chars.iter().zip(&counters).enumerate() {
         let listed = listed(i as u32);
         if listed.is_none() && k.conv_ticks == 0 && k.joins == 0 && c.cast == NONE {
             continue;
@@ -124,7 +124,7 @@ pub fn report(p: &Program, w: &World) -> Report {
         });
     }
     let s = &w.talk.stats;
-    let overlap: u64 = w.talk.chars.iter().map(|c| c.counters.overlap_ticks).sum();
+    let overlap: u64 = counters.iter().map(|k| k.overlap_ticks).sum();
     let seconds = w.tick as f64 * dt;
     let minutes = seconds / 60.0;
     let per_min = |x: u64| {

@@ -25,6 +25,7 @@ pub const KINDS: &[&str] = &[
     "request",
     "adopt",
     "drop",
+    "blocked",
     "handler",
     "area_created",
     "area_removed",
@@ -311,6 +312,7 @@ pub fn describe(ev: &Event) -> String {
         }
         "adopt" => format!("adopts {} from {}", f("template"), f("area")),
         "drop" => format!("drops {} of {} ({})", f("template"), f("area"), f("reason")),
+        "blocked" => format!("cannot walk on ({})", f("reason")),
         "handler" => format!("{} handler of {} {}s", f("handler"), f("area"), f("phase")),
         "area_created" => format!("area {} created", f("area")),
         "area_removed" => format!("area {} removed", f("area")),

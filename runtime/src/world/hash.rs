@@ -263,6 +263,11 @@ fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
             c.silent_since,
             c.multi_since,
             c.speak_since,
+            c.spoke_until,
+            c.entered_at,
+            c.talk_since,
+            c.conv_since,
+            c.overlap_since,
             c.pre_trp_at,
             c.segment_end,
             c.trp_wait,
@@ -312,5 +317,8 @@ fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
     }
     for &g in &s.gaps {
         h.u64(g);
+    }
+    for &w in &t.wake {
+        h.u64(w);
     }
 }

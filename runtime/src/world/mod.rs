@@ -6,6 +6,7 @@
 pub mod areas;
 pub mod env;
 pub(crate) mod hash;
+pub mod nav;
 pub mod story;
 pub mod talk;
 pub mod triggers;
@@ -20,7 +21,7 @@ use crate::value::{EntityId, Sym, Value, Vec2};
 pub use env::WorldEnv;
 
 /// Radius of an NPC's body, used to keep it out of obstacles.
-pub const NPC_RADIUS: f64 = 0.3;
+pub const NPC_RADIUS: f64 = crate::program::walls::BODY_RADIUS;
 /// Messages kept per inbox; older ones are dropped first.
 pub const MAX_INBOX: usize = 1024;
 
@@ -148,6 +149,8 @@ pub struct World {
     pub objects: Vec<ObjectState>,
     /// Trigger systems' run-time state (latches, firing, the events they wait for).
     pub triggers: triggers::TriggerState,
+    /// Paths around walls and through doors (movement's state).
+    pub nav: nav::NavState,
 }
 
 impl World {

@@ -77,7 +77,7 @@ pub(crate) fn precondition_holds(p: &Program, w: &World, lib_index: u32) -> bool
     }
 }
 
-/// Available nodes (open, precondition true), sorted by local index.
+/// Available nodes (open, precondition true), in the scenario's order (its `rank`).
 pub fn available(p: &Program, w: &World) -> Vec<u32> {
     let Some(story) = &w.story else {
         return Vec::new();
@@ -92,7 +92,7 @@ pub fn available(p: &Program, w: &World) -> Vec<u32> {
         .copied()
         .filter(|&n| precondition_holds(p, w, s.nodes[n as usize]))
         .collect();
-    v.sort_unstable();
+    v.sort_unstable_by_key(|&n| s.rank[n as usize]);
     v
 }
 

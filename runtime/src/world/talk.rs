@@ -38,8 +38,9 @@ pub struct Member {
 
 /// Per-character counters, the raw material of [`metrics`].
 ///
-/// `repr(C)` with the counters bumped every tick first: they share a cache line with the
-/// rest of a character's per-tick state (see [`Char`]).
+/// The three tick counters (`talk_ticks`, `conv_ticks`, `overlap_ticks`) are kept lazily:
+/// they hold the ticks of the spans that ended; [`Char::counters_at`] adds the spans still
+/// going on. A tick counts when the character is in that state at the end of its turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct CharCounters {
@@ -76,10 +77,11 @@ pub struct CharCounters {
 /// One character's conversation state. Public fields are what others can perceive
 /// (`speaking`, `addressee`, `gaze`, `nonverbal`); the rest is its own view and plans.
 ///
-/// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes every tick (ids,
-/// flags, clocks, the lengths of its two views, the per-tick counters) lies in the first
-/// three cache lines; the planner's and the cycle's state after them. What *other*
-/// characters read of it is also mirrored in a compact array ([`TalkState`]'s `vis`).
+/// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes at each of its
+/// turns (ids, flags, clocks, the lengths of its two views) lies in the first cache lines;
+/// the planner's and the cycle's state after them. A character has a turn only in ticks
+/// with mail in its `talk` inbox or a clock due ([`TalkState`]'s `wake`); what *other*
+/// characters read of it is mirrored in a compact array ([`TalkState`]'s `vis`).
 #[derive(Clone, Debug, PartialEq)]
 #[repr(C, align(64))]
 pub struct Char {
@@ -114,8 +116,19 @@ pub struct Char {
     /// Members it believes are speaking.
     pub speakers: Vec<u32>,
     pub counters: CharCounters,
+    /// Start of the spans counted lazily into `talk_ticks`, `conv_ticks`, `overlap_ticks`
+    /// (tick of the turn that entered the state; [`OFF`]: not in it).
+    pub talk_since: u64,
+    pub conv_since: u64,
+    pub overlap_since: u64,
+    /// Tick of its last turn (or hand-over).
+    pub last_turn: u64,
     /// Start tick of its own speech.
     pub speak_since: u64,
+    /// Tick its last speech ended (0: never), and tick it last entered a conversation:
+    /// the observer-level gap statistics (not part of its view).
+    pub spoke_until: u64,
+    pub entered_at: u64,
     /// Since when nobody in its view (itself included) speaks.
     pub silent_since: u64,
     /// Since when more than one member speaks at once (0: not now).
@@ -178,7 +191,13 @@ impl Char {
             speakers: Vec::new(),
             silent_since: 0,
             multi_since: 0,
+            talk_since: OFF,
+            conv_since: OFF,
+            overlap_since: OFF,
+            last_turn: 0,
             speak_since: 0,
+            spoke_until: 0,
+            entered_at: 0,
             pre_trp_at: 0,
             segment_end: 0,
             started_at_trp: false,
@@ -203,14 +222,83 @@ impl Char {
     pub fn in_conversation(&self) -> bool {
         !self.members.is_empty()
     }
+    /// Its counters after the world's tick `tick` (the last tick run): the lazily kept
+    /// tick counters with the spans still going on added, and the overlap episode that
+    /// the ticks since its last turn would have seen.
+    pub fn counters_at(&self, tick: u64) -> CharCounters {
+        let mut c = Char {
+            members: Vec::new(),
+            speakers: Vec::new(),
+            ..*self
+        };
+        let open = |since: u64| {
+            if since == OFF {
+                0
+            } else {
+                (tick + 1).saturating_sub(since)
+            }
+        };
+        c.counters.talk_ticks += open(self.talk_since);
+        c.counters.conv_ticks += open(self.conv_since);
+        c.counters.overlap_ticks += open(self.overlap_since);
+        if tick > self.last_turn {
+            c.episodes(!self.speakers.is_empty());
+        }
+        c.counters
+    }
+    /// Brings the lazy tick counters up to its state, which counts from tick `at` on
+    /// (the state at its segment clock in a tick it has a turn, the state at the end of
+    /// its turn in the ticks after it).
+    pub(crate) fn settle(&mut self, at: u64) {
+        fn span(since: &mut u64, total: &mut u64, on: bool, at: u64) {
+            match (*since != OFF, on) {
+                (true, false) => {
+                    *total += at.saturating_sub(*since);
+                    *since = OFF;
+                }
+                (false, true) => *since = at,
+                _ => {}
+            }
+        }
+        let speaking = self.speaking;
+        let overlap = speaking && !self.speakers.is_empty();
+        let conv = self.in_conversation();
+        let k = &mut self.counters;
+        span(&mut self.talk_since, &mut k.talk_ticks, speaking, at);
+        span(&mut self.conv_since, &mut k.conv_ticks, conv, at);
+        span(&mut self.overlap_since, &mut k.overlap_ticks, overlap, at);
+    }
+    /// Overlap episodes (for the overlap metrics): one begins when it speaks while a
+    /// member speaks too; it is won if it still speaks when the others stopped. Seen at
+    /// its segment clock in every tick (idempotent while nothing changes).
+    pub(crate) fn episodes(&mut self, others_speak: bool) {
+        if self.speaking {
+            if others_speak {
+                if !self.overlapping {
+                    self.overlapping = true;
+                    self.counters.overlaps += 1;
+                }
+            } else if self.overlapping {
+                self.overlapping = false;
+                self.counters.overlaps_won += 1;
+            }
+        }
+    }
 }
+
+/// "Not in that state" for the spans of [`Char`]'s lazy counters.
+pub const OFF: u64 = u64::MAX;
 
 /// Run-wide statistics.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunStats {
     /// Ticks simulated while the layer was active.
     pub ticks: u64,
-    /// Gaps between turns, counted by bucket: < 0.25 s, < 0.5, < 1, < 2, < 4, ≥ 4 s.
+    /// Gaps between turns, counted by bucket: < 0.25 s, < 0.5, < 1, < 2, < 4, ≥ 4 s. A gap
+    /// is measured as an observer (or the trace) sees it: a turn (not a continuation)
+    /// starts while no member of the starter's view speaks; its gap is the time since the
+    /// latest end of speech of the starter or those members, if that end came after the
+    /// starter entered its conversation.
     pub gaps: [u64; 6],
     pub gap_ticks: u64,
     pub gap_count: u64,
@@ -239,6 +327,16 @@ pub struct TalkState {
     /// every NPC's inboxes every tick: a pointer chase per character, the largest single
     /// cost of the layer at 10,000 characters.
     pub(crate) mail: Vec<bool>,
+    /// By NPC index: the next tick at which one of its clocks is due (segment clock,
+    /// main cycle while in a conversation, planner; `u64::MAX`: none, not in the layer).
+    /// A character has a turn in a tick only if mail came or its wake tick is reached:
+    /// between events an idle character costs a compare, not a turn.
+    pub(crate) wake: Vec<u64>,
+    /// NPCs whose `converse` node asked for or gave back a cast since the last step
+    /// (unsorted, may repeat): the hand-over pass looks only at them.
+    pub(crate) handovers: Vec<u32>,
+    /// How many characters take part in a cast (`cast` not NONE).
+    pub(crate) in_layer: u32,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
@@ -267,6 +365,9 @@ impl TalkState {
             chars: (0..npcs).map(|_| Char::new()).collect(),
             vis: vec![Vis::NEW; npcs],
             mail: vec![false; npcs],
+            wake: vec![u64::MAX; npcs],
+            handovers: Vec::new(),
+            in_layer: 0,
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),
@@ -285,17 +386,22 @@ impl TalkState {
         if let Some(c) = self.chars.get_mut(npc as usize) {
             c.want = NONE;
             self.vis[npc as usize].want = NONE;
+            self.handovers.push(npc);
         }
     }
     /// Called by the `converse` node through the NPC's host.
     pub(crate) fn hand_over(&mut self, npc: u32, cast: u32, on: bool) {
         if let Some(c) = self.chars.get_mut(npc as usize) {
+            let was = c.want;
             if on {
                 c.want = cast;
             } else if c.want == cast {
                 c.want = NONE;
             }
             self.vis[npc as usize].want = c.want;
+            if c.want != was {
+                self.handovers.push(npc);
+            }
         }
     }
 }

@@ -50,10 +50,12 @@ fn debug_golden_transcript() {
     golden("guards_debug", "guards.json", "3", 1);
 }
 
-/// Breakpoints inside a grafted behavior and inside an OnEnter handler tree.
+/// Breakpoints inside a grafted behavior and inside an OnEnter handler tree. Seed 4: one where
+/// Ed drinks in an open pub on the first evening (walls and doors changed who picks which pub
+/// under seed 1).
 #[test]
 fn debug_golden_transcript_smart_areas() {
-    golden("daily_life_debug", "daily_life.json", "1", 0);
+    golden("daily_life_debug", "daily_life.json", "4", 0);
 }
 
 #[test]

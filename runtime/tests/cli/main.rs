@@ -15,6 +15,8 @@ mod fmt;
 mod help;
 mod help_examples;
 mod info;
+mod merge;
+mod pack;
 mod pipe;
 mod replay;
 mod run;

@@ -82,7 +82,8 @@ fn talk_refuses_invalid_parameters_with_their_position() {
     let f = TempFile::new("bad_talk.json", text.as_bytes());
     let r = expect_exit(&["talk", f.s(), "--seconds", "10"], 1);
     assert!(
-        r.stderr.contains("casts[0].members[0].talkativeness")
+        r.stderr
+            .contains("casts[0] (plaza).members[0].talkativeness")
             && r.stderr.contains("between 0 and 1, found 1.9"),
         "{}",
         r.stderr
@@ -90,9 +91,9 @@ fn talk_refuses_invalid_parameters_with_their_position() {
     let r = expect_exit(&["validate", f.s()], 1);
     assert!(
         r.stdout
-            .contains(":error: casts[0].members[0].talkativeness")
+            .contains(":error: casts[0] (plaza).members[0].talkativeness")
             || r.stdout
-                .contains("error: casts[0].members[0].talkativeness"),
+                .contains("error: casts[0] (plaza).members[0].talkativeness"),
         "{}",
         r.stdout
     );

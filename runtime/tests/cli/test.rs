@@ -169,11 +169,11 @@ fn passing_tests_exit_0_and_bad_tests_are_diagnostics() {
     );
     let r = expect_exit(&["validate", bad.s()], 1);
     for (path, what) in [
-        ("tests[0].expr", "unknown variable `in_nowhere`"),
-        ("tests[1]", "needs `time`"),
-        ("tests[1].id", "duplicate test id `x`"),
-        ("tests[2].npc", "unknown NPC `ghost`"),
-        ("tests[3].expr", "expected a bool"),
+        ("tests[0] (x).expr", "unknown variable `in_nowhere`"),
+        ("tests[1] (x)", "needs `time`"),
+        ("tests[1] (x).id", "duplicate test id `x`"),
+        ("tests[2] (y).npc", "unknown NPC `ghost`"),
+        ("tests[3] (z).expr", "expected a bool"),
     ] {
         assert!(
             r.stderr

@@ -10,6 +10,7 @@ use crate::common::*;
 /// Every corpus file, with the test that covers it.
 const CORPUS: &[&str] = &[
     "area_parent_cycle.json",
+    "area_self_parent.json",
     "bad_expression.json",
     "bounds_inverted.json",
     "byte_order_mark.json",
@@ -39,6 +40,7 @@ const CORPUS: &[&str] = &[
     "probability_two.json",
     "retry_zero.json",
     "scenario_bad_parameter.json",
+    "skipped_tree_follow_ons.json",
     "subtree_cycle.json",
     "subtree_explosion.json",
     "times_out_of_range.json",
@@ -50,6 +52,7 @@ const CORPUS: &[&str] = &[
     "unknown_field_typo.json",
     "unknown_node_type.json",
     "weights_mismatch.json",
+    "world_unreadable.json",
     "wrong_format.json",
     "wrong_type_node_param.json",
     "wrong_type_speed.json",
@@ -258,7 +261,7 @@ fn corpus_wrong_type_speed() {
             line: Some(10),
             col: Some(18),
             path: Some("world.npcs[0].speed"),
-            msg: &["invalid type", "\"fast\""],
+            msg: &["expected a number, found the string \"fast\""],
         },
     );
 }
@@ -269,7 +272,7 @@ fn corpus_wrong_type_node_param() {
     check_bad(
         "wrong_type_node_param.json",
         Expect {
-            msg: &["invalid type", "\"long\""],
+            msg: &["expected a number, found the string \"long\""],
             ..Expect::default()
         },
     );
@@ -283,7 +286,7 @@ fn wrong_type_node_param_names_the_field() {
             line: Some(12),
             col: Some(20),
             path: Some("trees[0].root.seconds"),
-            msg: &["invalid type"],
+            msg: &["expected a number"],
         },
     );
 }
@@ -307,7 +310,7 @@ fn times_out_of_range_names_the_field() {
             line: Some(12),
             col: Some(18),
             path: Some("trees[0].root.times"),
-            msg: &["5000000000"],
+            msg: &["expected a whole number ≥ 0 (at most 4294967295), found 5000000000"],
         },
     );
 }
@@ -546,6 +549,20 @@ fn corpus_area_parent_cycle() {
 }
 
 #[test]
+fn corpus_area_self_parent() {
+    let d = check_bad(
+        "area_self_parent.json",
+        Expect {
+            line: Some(8),
+            col: Some(32),
+            path: Some("areas[1].parent"),
+            msg: &["area `market` names itself as its parent"],
+        },
+    );
+    assert!(!d.message.contains("unknown"), "{d:?}");
+}
+
+#[test]
 fn corpus_npc_var_wrong_type() {
     check_bad(
         "npc_var_wrong_type.json",
@@ -729,6 +746,194 @@ fn expression_with_escapes_exact_column() {
     );
 }
 
+// ---- follow-on problems of an item that failed to read ----
+
+/// Tree `patrol` fails to read (`"sequnce"`): the real error is reported, once; its uses
+/// (two NPCs, a subtree reference, an area template) are not each an "unknown tree", but one
+/// note at the real error lists them. The checks of the rest keep the text's indexes: tree
+/// `guard`'s bad wait is `trees[1]` (the pack as read has it at index 0), and the unrelated
+/// unknown tree `nowhere` is still an error.
+#[test]
+fn corpus_skipped_tree_follow_ons() {
+    let file = corpus("skipped_tree_follow_ons.json");
+    let file = p(&file);
+    let d = check_bad_file(
+        file,
+        Expect {
+            line: Some(20),
+            col: Some(41),
+            path: Some("trees[0].root.children[0].type"),
+            msg: &["unknown node type `sequnce`", "did you mean `sequence`"],
+        },
+    );
+    assert_eq!(
+        d.shown,
+        "trees[0] (patrol).root.children[0] (patrol_walk).type"
+    );
+    let r = expect_exit(&["validate", file], 1);
+    let ds = diags(file, &r.all());
+    let got: Vec<(&str, &str, u32, u32)> = ds
+        .iter()
+        .map(|d| (d.severity.as_str(), d.path.as_str(), d.line, d.col))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("error", "world.npcs[2].tree", 9, 47),
+            ("error", "trees[0].root.children[0].type", 20, 41),
+            ("note", "trees[0]", 20, 41),
+            ("error", "trees[1].root.children[1].seconds", 32, 59),
+        ],
+        "{}",
+        r.all()
+    );
+    assert!(
+        ds[0].message.contains("unknown tree `nowhere`"),
+        "{:?}",
+        ds[0]
+    );
+    let note = &ds[2].message;
+    for use_ in [
+        "tree `patrol` could not be read",
+        "4 problems",
+        "world.npcs[0] (ada).tree",
+        "world.npcs[1] (bo).tree",
+        "trees[1] (guard).root.children[0] (guard_patrol).tree",
+        "areas[0] (square).templates[0] (walk).tree",
+    ] {
+        assert!(note.contains(use_), "`{use_}` not in the note: {note}");
+    }
+    assert!(
+        !ds.iter()
+            .any(|d| d.message.contains("unknown tree `patrol`")),
+        "{}",
+        r.all()
+    );
+    assert!(
+        r.stderr.contains("3 errors, 0 warnings, 1 note"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The case: `"sequnce"` in `daily_life.json`'s `cycle4`. Three NPCs run `cycle4`;
+/// before, each was an "unknown tree `cycle4`" error printed before the real one.
+#[test]
+fn a_typo_in_a_sample_tree_is_its_error_and_one_note() {
+    let text = std::fs::read_to_string(repo_root().join("samples/daily_life.json")).unwrap();
+    let was = "\"id\": \"cycle4_sleep_22\",\n            \"type\": \"sequence\"";
+    assert!(text.contains(was), "the sample changed");
+    let bad = text.replacen(was, &was.replace("sequence", "sequnce"), 1);
+    let f = TempFile::new("daily_life_sequnce.json", bad.as_bytes());
+    let r = expect_exit(&["validate", f.s()], 1);
+    let ds = diags(f.s(), &r.all());
+    let got: Vec<(&str, &str)> = ds
+        .iter()
+        .map(|d| (d.severity.as_str(), d.shown.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "error",
+                "trees[0] (cycle4).root.children[1] (cycle4_sleep_22).type"
+            ),
+            ("note", "trees[0] (cycle4)"),
+        ],
+        "{}",
+        r.all()
+    );
+    assert!(
+        ds[0].message.contains("did you mean `sequence`"),
+        "{:?}",
+        ds[0]
+    );
+    for npc in [
+        "world.npcs[0] (ada).tree",
+        "world.npcs[1] (bo).tree",
+        "world.npcs[4] (ed).tree",
+    ] {
+        assert!(ds[1].message.contains(npc), "{npc}: {:?}", ds[1]);
+    }
+}
+
+/// The world's own fields fail to read (`"dt": "fast"`): without its bounds and NPCs, the
+/// area that is inside the pack's bounds and the NPC the tree walks to would be errors; they
+/// wait in the note.
+#[test]
+fn corpus_world_unreadable() {
+    let file = corpus("world_unreadable.json");
+    let file = p(&file);
+    check_bad_file(
+        file,
+        Expect {
+            line: Some(7),
+            col: Some(11),
+            path: Some("world.dt"),
+            msg: &["expected a number, found the string \"fast\""],
+        },
+    );
+    let r = expect_exit(&["validate", file], 1);
+    let ds = diags(file, &r.all());
+    assert_eq!(ds.len(), 2, "{}", r.all());
+    assert_eq!(
+        (ds[1].severity.as_str(), ds[1].path.as_str()),
+        ("note", "world")
+    );
+    for held in ["trees[0] (t).root.target.npc", "areas[0] (far).shape"] {
+        assert!(ds[1].message.contains(held), "{held}: {}", ds[1].message);
+    }
+}
+
+// ---- paths that name ids ----
+
+/// The text output shows each list element's id after its index; `--format json` keeps the
+/// machine `path` and adds the shown one as `named_path`.
+#[test]
+fn paths_name_the_ids_of_list_elements() {
+    let file = corpus("skipped_tree_follow_ons.json");
+    let file = p(&file);
+    let r = expect_exit(&["validate", file], 1);
+    assert!(
+        r.stdout.contains(
+            ":32:59: error: trees[1] (guard).root.children[1] (guard_wait).seconds: a duration"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains(":9:47: error: world.npcs[2] (cy).tree: unknown tree `nowhere`"),
+        "{}",
+        r.stdout
+    );
+    let r = expect_exit(&["validate", "--format", "json", file], 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let wait = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"] == "trees[1].root.children[1].seconds")
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(
+        wait["named_path"],
+        "trees[1] (guard).root.children[1] (guard_wait).seconds"
+    );
+    // A path with no element has no named form.
+    let r = expect_exit(
+        &[
+            "validate",
+            "--format",
+            "json",
+            p(&corpus("wrong_format.json")),
+        ],
+        1,
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v[0]["path"], "format");
+    assert!(v[0].get("named_path").is_none(), "{}", r.stdout);
+}
+
 // ---- warnings only ----
 
 #[test]
@@ -741,7 +946,8 @@ fn corpus_unknown_field_typo_is_a_warning() {
     let d = &ds[0];
     assert_eq!(d.severity, "warning");
     assert_eq!(d.path, "world.npcs[0].sped");
-    assert_eq!((d.line, d.col), (7, 46));
+    // At the key `"sped":`, not at its value (column 46).
+    assert_eq!((d.line, d.col), (7, 38));
     assert!(d.message.contains("unknown field `sped`"), "{d:?}");
     assert!(r.stderr.contains("0 errors, 1 warning"), "{}", r.stderr);
 

@@ -131,8 +131,30 @@ pub struct Diag {
     pub line: u32,
     pub col: u32,
     pub severity: String,
+    /// The machine path (the printed one without its ` (id)` names).
     pub path: String,
+    /// The path as printed: `trees[0] (t).root`.
+    pub shown: String,
     pub message: String,
+}
+
+/// The machine path of a printed path: every ` (name)` after a `]` removed.
+pub fn machine_path(shown: &str) -> String {
+    let mut out = String::new();
+    let mut rest = shown;
+    while let Some(at) = rest.find("] (") {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 3..];
+        // The name ends at the `)` followed by the end, `.` or `[`.
+        let end = rest
+            .match_indices(')')
+            .map(|(i, _)| i)
+            .find(|&i| rest[i + 1..].is_empty() || rest[i + 1..].starts_with(['.', '[']))
+            .unwrap_or(rest.len());
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Parses the diagnostic lines about `file` in `text` (lines of other shapes are skipped).
@@ -153,8 +175,9 @@ pub fn diags(file: &str, text: &str) -> Vec<Diag> {
                 path: if path == "(document)" {
                     String::new()
                 } else {
-                    path.to_string()
+                    machine_path(path)
                 },
+                shown: path.to_string(),
                 message: message.to_string(),
             })
         })

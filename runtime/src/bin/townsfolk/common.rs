@@ -86,18 +86,69 @@ pub(super) fn story_program(
     Ok((program, s))
 }
 
+/// A pack as the commands open it: a pack file, a folder pack, or a mod with its bases
+/// resolved (`extends`, and the bases given with `--with`), each diagnostic with its file.
+pub(super) struct Opened {
+    pub pack: Option<pack::Pack>,
+    pub program: Option<Program>,
+    pub diagnostics: Vec<FileDiagnostic>,
+    /// The layer of each mod-made asset (`mods::layer_names`; empty for a plain pack).
+    pub layers: std::collections::BTreeMap<mods::AssetKey, String>,
+}
+
+impl Opened {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(FileDiagnostic::is_error)
+    }
+}
+
+/// Opens `path` with the bases `with` under it. A plain pack file (no `extends`, no `--with`)
+/// is read as before, by `program::load_file_built`; a folder pack or a mod is resolved by
+/// `mods::resolve_files_built`.
+pub(super) fn open_pack(path: &Path, with: &[PathBuf]) -> Opened {
+    if with.is_empty() && !path.is_dir() {
+        let (loaded, program) = program::load_file_built(path);
+        if !loaded.unknown_fields.iter().any(|f| f == "extends") {
+            let file = path.display().to_string();
+            return Opened {
+                pack: loaded.pack,
+                program,
+                layers: Default::default(),
+                diagnostics: loaded
+                    .diagnostics
+                    .into_iter()
+                    .map(|diagnostic| FileDiagnostic {
+                        file: file.clone(),
+                        diagnostic,
+                    })
+                    .collect(),
+            };
+        }
+    }
+    let mut paths = with.to_vec();
+    paths.push(path.to_path_buf());
+    let (r, program) = mods::resolve_files_built(&paths);
+    Opened {
+        layers: mods::layer_names(&r),
+        pack: r.pack,
+        program,
+        diagnostics: r.diagnostics,
+    }
+}
+
 /// Loads a pack; a pack with errors is refused (its diagnostics printed, the exit code to
 /// return comes back). `what` completes "cannot … a pack with errors".
 pub(super) fn load_valid(path: &Path, what: &str) -> Result<pack::Pack, ExitCode> {
-    let loaded = program::load_file(path);
-    match loaded.pack {
-        Some(p) if !loaded.diagnostics.iter().any(|d| d.is_error()) => Ok(p),
-        _ => {
-            print_diags(path, &loaded.diagnostics);
-            errln!("{}: cannot {what} a pack with errors", path.display());
-            Err(ExitCode::from(1))
-        }
-    }
+    load_valid_with(path, &[], what)
+}
+
+/// [`load_valid`] with bases given on the command line (`--with`).
+pub(super) fn load_valid_with(
+    path: &Path,
+    with: &[PathBuf],
+    what: &str,
+) -> Result<pack::Pack, ExitCode> {
+    Ok(load_program_with(path, with, what)?.0)
 }
 
 /// Loads a pack and keeps the program its checks compiled (one build). A pack with errors is
@@ -106,13 +157,33 @@ pub(super) fn load_program(
     path: &Path,
     what: &str,
 ) -> Result<(pack::Pack, std::sync::Arc<Program>), ExitCode> {
-    let (loaded, program) = program::load_file_built(path);
-    match (loaded.pack, program) {
-        (Some(p), Some(program)) if !loaded.diagnostics.iter().any(|d| d.is_error()) => {
-            Ok((p, std::sync::Arc::new(program)))
-        }
+    load_program_with(path, &[], what)
+}
+
+/// [`load_program`] with bases given on the command line (`--with`).
+pub(super) fn load_program_with(
+    path: &Path,
+    with: &[PathBuf],
+    what: &str,
+) -> Result<(pack::Pack, std::sync::Arc<Program>), ExitCode> {
+    load_program_layered(path, with, what).map(|(p, program, _)| (p, program))
+}
+
+/// The layer of each mod-made asset, beside the pack and program.
+type Layers = std::collections::BTreeMap<mods::AssetKey, String>;
+
+/// [`load_program_with`], also giving the layer of each mod-made asset.
+fn load_program_layered(
+    path: &Path,
+    with: &[PathBuf],
+    what: &str,
+) -> Result<(pack::Pack, std::sync::Arc<Program>, Layers), ExitCode> {
+    let opened = open_pack(path, with);
+    let errors = opened.has_errors();
+    match (opened.pack, opened.program) {
+        (Some(p), Some(program)) if !errors => Ok((p, std::sync::Arc::new(program), opened.layers)),
         _ => {
-            print_diags(path, &loaded.diagnostics);
+            print_file_diags(&opened.diagnostics);
             errln!("{}: cannot {what} a pack with errors", path.display());
             Err(ExitCode::from(1))
         }
@@ -127,16 +198,39 @@ pub(super) fn open_session(
     dt: Option<f64>,
     what: &str,
 ) -> Result<(pack::Pack, Session), ExitCode> {
+    open_session_with(path, &[], seed, dt, what)
+}
+
+/// [`open_session`] with bases given on the command line (`--with`).
+pub(super) fn open_session_with(
+    path: &Path,
+    with: &[PathBuf],
+    seed: u64,
+    dt: Option<f64>,
+    what: &str,
+) -> Result<(pack::Pack, Session), ExitCode> {
+    open_session_layered(path, with, seed, dt, what).map(|(p, s, _)| (p, s))
+}
+
+/// [`open_session_with`], also giving the layer of each mod-made asset (for the trace and the
+/// debugger to name).
+pub(super) fn open_session_layered(
+    path: &Path,
+    with: &[PathBuf],
+    seed: u64,
+    dt: Option<f64>,
+    what: &str,
+) -> Result<(pack::Pack, Session, Layers), ExitCode> {
+    let (p, program, layers) = load_program_layered(path, with, what)?;
     let Some(dt) = dt else {
         // The program the checks compiled is the session's.
-        let (p, program) = load_program(path, what)?;
-        return Ok((p, Session::new(program, seed)));
+        return Ok((p, Session::new(program, seed), layers));
     };
     // Another tick length changes the compiled durations: build again with it.
-    let mut p = load_valid(path, what)?;
+    let mut p = p;
     p.world.dt = dt;
     match Session::from_pack(&p, seed) {
-        Ok(s) => Ok((p, s)),
+        Ok(s) => Ok((p, s, layers)),
         Err(diags) => {
             print_diags(path, &diags);
             Err(ExitCode::from(1))
@@ -173,6 +267,13 @@ pub(super) fn run_tool<T: townsfolk_runtime::tools::LineTool>(
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints diagnostics that carry their file (a mod's layers, a folder pack's files).
+pub(super) fn print_file_diags(diags: &[FileDiagnostic]) {
+    for d in diags {
+        errln!("{}", d.render());
+    }
 }
 
 pub(super) fn print_diags(file: &Path, diags: &[Diagnostic]) {

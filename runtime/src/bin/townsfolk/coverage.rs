@@ -9,6 +9,9 @@ use townsfolk_runtime::tools::coverage as cov;
 
 /// Play many seeds and report, per behavior-tree node, template, trigger, story event and
 /// area, how often it ran; then the content no seed reached, with its JSON path.
+///
+/// A trigger's blocked-by reasons (`blocked_at_end`) are read once per seed, when its run
+/// ends, not at every tick.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   townsfolk coverage samples/guards.json --seeds 1..20 --ticks 3000

@@ -31,6 +31,10 @@ pub(super) struct Args {
     /// Memory cap for step-back snapshots, in MiB.
     #[arg(long, default_value_t = 256)]
     snapshot_mib: usize,
+    /// A base pack to layer the pack on (repeatable, lowest first): lets a mod extend a base
+    /// outside its folder tree.
+    #[arg(long = "with", value_name = "BASE")]
+    with: Vec<PathBuf>,
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
@@ -39,11 +43,12 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         interval: a.snapshot_interval.max(1),
         max_bytes: a.snapshot_mib.saturating_mul(1024 * 1024),
     };
-    let (p, session) = match open_session(path, seed, None, "debug") {
+    let (p, session, layers) = match open_session_layered(path, &a.with, seed, None, "debug") {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
     let mut dbg = Debugger::new(session, config);
+    dbg.set_layers(layers);
     dbg.declare(&p);
     for (id, e) in dbg.load_breakpoints(&p.editor.breakpoints) {
         errln!("warning: saved breakpoint {id} ignored: {e}");

@@ -11,7 +11,8 @@ use super::*;
   townsfolk fmt --check samples/guards.json
   townsfolk fmt samples/guards.json -o guards.json")]
 pub(super) struct Args {
-    /// The pack file (`.json`) to format; rewritten in place unless -o or --check.
+    /// The pack file (`.json`) or folder pack to format; rewritten in place unless -o or
+    /// --check.
     pack: PathBuf,
     /// Write here instead of rewriting the pack in place.
     #[arg(short, long, conflicts_with = "check")]
@@ -31,8 +32,19 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         a.check,
         a.drop_unknown,
     );
+    if path.is_dir() {
+        return super::pack_cmd::fmt_folder(path, output, check, drop_unknown);
+    }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let loaded = program::load_bytes(&bytes);
+    if loaded.unknown_fields.iter().any(|f| f == "extends") {
+        // Formatting a mod as a pack would drop its `extends` and its patch markers.
+        errln!(
+            "{}: not formatted: it is a mod (it has `extends`); fmt formats whole packs and folder packs",
+            path.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
     let Some(p) = loaded.pack.as_ref().filter(|_| !loaded.lossy) else {
         print_diags(path, &loaded.diagnostics);
         errln!(

@@ -16,6 +16,10 @@ mod export;
 mod fmt;
 mod import;
 mod info;
+mod merge;
+// `pack` is the runtime's module of that name here.
+#[path = "pack.rs"]
+mod pack_cmd;
 mod replay;
 mod run;
 mod schema;
@@ -23,6 +27,7 @@ mod talk;
 mod test;
 mod trace;
 mod triggers;
+mod unpack;
 mod validate;
 
 use std::io::Write;
@@ -33,6 +38,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use townsfolk_runtime::Session;
 use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
+use townsfolk_runtime::mods::{self, FileDiagnostic};
 use townsfolk_runtime::pack::{self, Diagnostic};
 use townsfolk_runtime::program::{self, Program};
 
@@ -68,6 +74,9 @@ enum Command {
     Diverge(diverge::DivergeArgs),
     Import(import::ImportArgs),
     Export(export::ExportArgs),
+    Merge(merge::Args),
+    Pack(pack_cmd::Args),
+    Unpack(unpack::Args),
 }
 
 fn main() -> ExitCode {
@@ -103,5 +112,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Diverge(a) => diverge::diverge_cmd(a),
         Command::Import(a) => import::import(a),
         Command::Export(a) => export::export(a),
+        Command::Merge(a) => merge::main(a),
+        Command::Pack(a) => pack_cmd::main(a),
+        Command::Unpack(a) => unpack::main(a),
     }
 }

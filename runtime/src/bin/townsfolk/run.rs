@@ -12,7 +12,8 @@ use super::*;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   townsfolk run samples/guards.json --seed 7 --ticks 3000
-  townsfolk run samples/daily_life.json --ticks 600 --dt 0.2 --trace daily.jsonl")]
+  townsfolk run samples/daily_life.json --ticks 600 --dt 0.2 --trace daily.jsonl
+  townsfolk run samples/mods/third_pub.json --with samples/daily_life.json --ticks 600")]
 pub(super) struct Args {
     /// The pack file (`.json`) to simulate; a pack with errors is refused.
     pack: PathBuf,
@@ -28,6 +29,10 @@ pub(super) struct Args {
     /// Write every event as JSON Lines to this file (read it with `townsfolk trace`).
     #[arg(long)]
     trace: Option<PathBuf>,
+    /// A base pack to layer the pack on (repeatable, lowest first): lets a mod extend a base
+    /// outside its folder tree.
+    #[arg(long = "with", value_name = "BASE")]
+    with: Vec<PathBuf>,
 }
 
 pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
@@ -39,7 +44,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         errln!("error: --dt must be between 0.001 and 10 seconds per tick, found {dt}");
         return Ok(ExitCode::from(1));
     }
-    let (_, mut session) = match open_session(path, seed, dt, "run") {
+    let (_, mut session, layers) = match open_session_layered(path, &a.with, seed, dt, "run") {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
@@ -56,7 +61,14 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         session.step();
         if let Some(w) = out.as_mut() {
             for ev in session.trace() {
-                writeln!(w, "{}", session.trace_json(ev))?;
+                if layers.is_empty() {
+                    writeln!(w, "{}", session.trace_json(ev))?;
+                } else {
+                    // A mod's assets are named with their layer.
+                    let mut v: serde_json::Value = serde_json::from_str(&session.trace_json(ev))?;
+                    mods::annotate_event(&mut v, &layers);
+                    writeln!(w, "{v}")?;
+                }
             }
             session.clear_trace();
         }

@@ -31,6 +31,10 @@ pub struct WorldDef {
     /// The NPCs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub npcs: Vec<NpcDef>,
+    /// Walls and solid shapes NPCs cannot walk through, with their doors (openings that are
+    /// passable while their door object is open).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub walls: Vec<WallDef>,
     /// The scenario whose story events the world runs (by id), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
@@ -46,6 +50,7 @@ impl Default for WorldDef {
             counters: BTreeMap::new(),
             objects: Vec::new(),
             npcs: Vec::new(),
+            walls: Vec::new(),
             scenario: None,
         }
     }
@@ -110,6 +115,58 @@ pub struct ObjectDef {
     pub state: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+}
+
+/// A wall: a line (a segment or a chain of segments), or the outline of a rectangle or a
+/// polygon; `solid` also fills a rectangle or polygon. NPCs never cross a wall's lines and
+/// never enter a solid; they walk around, or through its doors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WallDef {
+    pub id: String,
+    pub shape: WallShape,
+    /// The inside of a `rect` or `polygon` is blocked too (a pillar, a rock, a block of
+    /// houses); a `line` has no inside.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub solid: bool,
+    /// Openings in the wall, each closed by a door object.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doors: Vec<DoorDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// The geometry of a wall: `{"line": [[x, y], ...]}` (at least 2 points, open),
+/// `{"rect": {"min": [x, y], "max": [x, y]}}` or `{"polygon": [[x, y], ...]}` (closed; at
+/// least 2 points, 3 for an inside).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WallShape {
+    Line(Vec<Point>),
+    Rect(Rect),
+    Polygon(Vec<Point>),
+}
+
+fn default_door_width() -> f64 {
+    1.6
+}
+fn is_default_door_width(w: &f64) -> bool {
+    *w == default_door_width()
+}
+
+/// A door: an opening of `width` in its wall, centred where the door object stands (the
+/// object must stand on the wall). Open, the opening lets NPCs through; closed or locked, it
+/// blocks like the wall. The object's state is the door's (`open` / `locked`, changed by the
+/// `door` response).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DoorDef {
+    /// The door object (`world.objects`) whose state opens and closes the opening.
+    pub object: String,
+    /// Width of the opening along the wall, in world units.
+    #[serde(
+        default = "default_door_width",
+        skip_serializing_if = "is_default_door_width"
+    )]
+    pub width: f64,
 }
 
 fn default_speed() -> f64 {

@@ -6,7 +6,7 @@ use crate::program::Program;
 use crate::systems::effects::areas::remove_area;
 use crate::systems::effects::lifecycle;
 use crate::systems::host::run_area;
-use crate::trace::Out;
+use crate::trace::{Counting, Out};
 use crate::world::World;
 use crate::world::areas::{DynArea, state};
 
@@ -46,6 +46,7 @@ pub fn start(p: &Program, w: &mut World, out: &mut Out) {
                 false,
                 out.trace.as_deref_mut(),
                 out.probe.as_deref_mut(),
+                out.counts.as_mut().map(Counting::reborrow),
             );
         }
     }
@@ -91,6 +92,7 @@ pub fn tick_areas(p: &Program, w: &mut World, out: &mut Out) {
             true,
             out.trace.as_deref_mut(),
             out.probe.as_deref_mut(),
+            out.counts.as_mut().map(Counting::reborrow),
         ) {
             out.stop = true;
             return;

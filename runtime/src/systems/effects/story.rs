@@ -34,7 +34,7 @@ pub fn check(p: &Program, w: &mut World, day: i64, out: &mut Out) {
         return;
     };
     advance_to(p, w, day, out);
-    // End the events whose simulated time is over, in (day, node) order.
+    // End the events whose simulated time is over, in (day, scenario order) order.
     let mut due: Vec<(i64, u32)> = w
         .story
         .as_ref()
@@ -46,7 +46,7 @@ pub fn check(p: &Program, w: &mut World, day: i64, out: &mut Out) {
                 .collect()
         })
         .unwrap_or_default();
-    due.sort_unstable();
+    due.sort_unstable_by_key(|&(d, n)| (d, s.rank[n as usize]));
     for (_, n) in due {
         let li = s.nodes[n as usize];
         let pr = p.events.events[li as usize].success_probability;

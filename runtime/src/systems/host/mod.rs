@@ -10,18 +10,19 @@ use crate::expr::{Env, Scope};
 use crate::pack::ChildChoice;
 use crate::program::Program;
 use crate::systems::effects::{self, areas as area_fx};
-use crate::trace::{Actor, DebugEvent, Out, Probe, TraceEvent};
+use crate::trace::{self, Actor, Counting, DebugEvent, Out, Probe, TraceEvent};
 use crate::value::{EntityId, Sym, Value, Vec2};
 use crate::world::areas;
 use crate::world::{Message, Npc, World, WorldEnv};
 
-/// An emitter (trace + probe) for world-level code called from a host, borrowing only those
-/// two fields so the world stays free to borrow.
+/// An emitter (trace + probe + counters) for world-level code called from a host, borrowing
+/// only those fields so the world stays free to borrow.
 macro_rules! out {
     ($h:ident) => {
         Out {
             trace: $h.trace.as_deref_mut(),
             probe: $h.probe.as_deref_mut(),
+            counts: $h.counts.as_mut().map(Counting::reborrow),
             stop: false,
         }
     };
@@ -63,9 +64,25 @@ pub(crate) struct ActorHost<'a, 'p> {
     /// A debugger watching this tick, and whether it asked to pause.
     pub probe: Option<&'a mut (dyn Probe + 'p)>,
     pub stop: bool,
+    /// Coverage counters, when counting: the engine counts node visits into them
+    /// ([`Self::tick`]), the counted events are kept in them.
+    pub counts: Option<Counting<'a>>,
 }
 
 impl ActorHost<'_, '_> {
+    /// Ticks compiled tree `index` (`tree`) once through this host, counting its node visits
+    /// when counting.
+    #[inline]
+    pub(crate) fn tick(
+        &mut self,
+        index: u32,
+        tree: &bt::Tree,
+        inst: &mut Instance,
+    ) -> bt::TickOutcome {
+        let budget = self.p.visit_budget;
+        let counts = self.counts.as_ref().map(|c| c.nodes.tree(index));
+        bt::tick_tree_counted(tree, inst, self, budget, counts)
+    }
     fn me(&self) -> Option<u32> {
         match self.who {
             Who::Npc(n) => Some(n),
@@ -134,9 +151,7 @@ impl ActorHost<'_, '_> {
             return;
         }
         self.probe_event(&DebugEvent::Trace(&ev));
-        if let Some(t) = self.trace.as_deref_mut() {
-            t.push(ev);
-        }
+        trace::keep(self.trace.as_deref_mut(), self.counts.as_mut(), ev);
     }
     /// Shows an event to the debugger, if one watches; it may ask to pause.
     /// A node's depth in what the actor runs: its depth in the tree being ticked plus the
@@ -245,7 +260,7 @@ impl ActorHost<'_, '_> {
         self.granting = Some(area);
         self.running[self.nesting] = (area, template);
         self.nesting += 1;
-        let out = bt::tick_tree(tree, &mut inst, self, p.visit_budget);
+        let out = self.tick(tree_idx, tree, &mut inst);
         self.nesting -= 1;
         self.tree = outer_tree;
         self.granting = outer_granting;
@@ -535,7 +550,7 @@ impl Host for ActorHost<'_, '_> {
             return Status::Failure;
         };
         // The constraint sees this NPC's blackboard, which is moved out for the tick.
-        let explain = self.trace.is_some() || self.probe.is_some();
+        let explain = self.trace.is_some() || self.probe.is_some() || self.counts.is_some();
         std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
         let mut outcome =
             request::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
@@ -786,6 +801,7 @@ pub(crate) fn run_area(
     brain: bool,
     trace: Option<&mut Vec<TraceEvent>>,
     probe: Option<&mut (dyn Probe + '_)>,
+    counts: Option<Counting<'_>>,
 ) -> bool {
     let rules = &p.area_rules[areas::proto_of(area) as usize];
     let mut h = ActorHost {
@@ -804,6 +820,7 @@ pub(crate) fn run_area(
         trace,
         probe,
         stop: false,
+        counts,
     };
     // Handlers: start queued runs while the previous one finished; at most a few per tick.
     for _ in 0..16 {
@@ -843,7 +860,7 @@ pub(crate) fn run_area(
         };
         h.tree = inst.tree;
         h.scope(Some(Actor::Handler { area, npc: job.npc }));
-        let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        let out = h.tick(inst.tree, tree, &mut inst);
         if out.paused || h.stop {
             if let Some(st) = areas::state_mut(h.w, area) {
                 st.running = Some((job, inst));
@@ -888,7 +905,7 @@ pub(crate) fn run_area(
         };
         h.tree = t;
         h.scope(Some(Actor::Brain { area }));
-        let out = bt::tick_tree(tree, &mut inst, &mut h, p.visit_budget);
+        let out = h.tick(t, tree, &mut inst);
         h.scope(None);
         if let Some(st) = areas::state_mut(h.w, area) {
             st.brain = Some(inst);

@@ -186,6 +186,15 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
     let flag_slot: Vec<usize> = (0..3)
         .map(|f| p.flags.get(&format!("f{f}")).expect("flag") as usize)
         .collect();
+    // Local nodes are numbered in date order: case event `v` is local node `local[v]`.
+    let sc = &p.events.scenarios[0];
+    let local: Vec<u32> = (0..n)
+        .map(|v| sc.local[p.events.event(&format!("e{v}")).expect("event") as usize])
+        .collect();
+    let mut case_of = vec![0u32; n];
+    for (v, &l) in local.iter().enumerate() {
+        case_of[l as usize] = v as u32;
+    }
     let mut launched = vec![false; n];
     let mut ended = vec![None; n];
     let mut trace = Vec::new();
@@ -196,6 +205,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         let tracker = |w: &World| w.story.as_ref().expect("story").tracker.clone();
@@ -205,21 +215,23 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
                 exec::advance_to(&p, &mut w, day, &mut out);
             }
             Op::Launch(k) => {
-                let open = sorted(tracker(&w).open().iter().copied());
+                let open = sorted(tracker(&w).open().iter().map(|&l| case_of[l as usize]));
                 if !open.is_empty() {
                     let v = open[k % open.len()];
-                    prop_assert!(exec::launch_local(&p, &mut w, v, false, &mut out));
+                    let l = local[v as usize];
+                    prop_assert!(exec::launch_local(&p, &mut w, l, false, &mut out));
                     launched[v as usize] = true;
                 }
             }
             Op::End(k, ok) => {
                 let t = tracker(&w);
                 let active: Vec<u32> = (0..n as u32)
-                    .filter(|&v| t.state(v) == NodeState::Active)
+                    .filter(|&v| t.state(local[v as usize]) == NodeState::Active)
                     .collect();
                 if !active.is_empty() {
                     let v = active[k % active.len()];
-                    prop_assert!(exec::end_local(&p, &mut w, v, ok, &mut out));
+                    let l = local[v as usize];
+                    prop_assert!(exec::end_local(&p, &mut w, l, ok, &mut out));
                     ended[v as usize] = Some(ok);
                 }
             }
@@ -227,12 +239,11 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         }
         let t = tracker(&w);
         let want = reference(c, t.date, &launched, &ended);
-        let got: Vec<NodeState> = t
-            .states()
+        let got: Vec<NodeState> = local
             .iter()
-            .map(|s| match s {
+            .map(|&l| match t.state(l) {
                 NodeState::Expired => NodeState::Dead,
-                s => *s,
+                s => s,
             })
             .collect();
         prop_assert_eq!(
@@ -245,9 +256,10 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         );
         // The open list and the queue hold exactly the open and queued nodes.
         let open: Vec<u32> = sorted((0..n as u32).filter(|&v| want[v as usize] == NodeState::Open));
-        prop_assert_eq!(sorted(t.open().iter().copied()), open.clone());
+        let to_case = |l: u32| case_of[l as usize];
+        prop_assert_eq!(sorted(t.open().iter().copied().map(to_case)), open.clone());
         let queued = sorted((0..n as u32).filter(|&v| want[v as usize] == NodeState::Queued));
-        prop_assert_eq!(sorted(t.queued()), queued);
+        prop_assert_eq!(sorted(t.queued().map(to_case)), queued);
         // Available = open and precondition true over the world's flags now.
         let flags: Vec<bool> = flag_slot.iter().map(|&s| w.flags[s]).collect();
         let avail: Vec<u32> = open
@@ -255,13 +267,12 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
             .copied()
             .filter(|&v| c.pre[v as usize].is_none_or(|f| flags[f]))
             .collect();
-        prop_assert_eq!(
-            crate::world::story::available(&p, &w),
-            avail,
-            "after op {} ({:?})",
-            step,
-            op
-        );
+        // In the scenario's order (here the library's: the case's).
+        let got_avail: Vec<u32> = crate::world::story::available(&p, &w)
+            .into_iter()
+            .map(to_case)
+            .collect();
+        prop_assert_eq!(got_avail, avail, "after op {} ({:?})", step, op);
     }
     Ok(())
 }
@@ -330,6 +341,7 @@ fn launches(p: &Arc<Program>, w: &mut World, days: std::ops::Range<i64>) -> Vec<
         let mut out = Out {
             trace: Some(&mut trace),
             probe: None,
+            counts: None,
             stop: false,
         };
         exec::check(p, w, d, &mut out);
@@ -767,4 +779,66 @@ fn replay_is_deterministic_whatever_the_threads() {
         let e = a.events.iter().find(|e| e.id == id).expect("event");
         assert_eq!(e.launched, 200, "{id}");
     }
+}
+
+/// Issue 14 item 5: the compiled scenario numbers its events in date order (the tracker's
+/// nodes due together lie together in memory), whatever order the pack lists them in;
+/// choices among events still go by the scenario's order.
+#[test]
+fn scenario_events_are_numbered_in_date_order() {
+    let events = json!([
+        {"id": "late", "ended_by": "world", "not_before": 30, "not_after": 40},
+        {"id": "early", "ended_by": "world", "not_before": 0, "not_after": 20},
+        {"id": "mid_b", "ended_by": "world", "not_before": 0, "not_after": 25},
+        {"id": "mid_a", "ended_by": "world", "not_before": 0, "not_after": 25},
+        {"id": "after_late", "ended_by": "world", "not_before": 1,
+         "after": [{"event": "late", "outcome": "success"}]}
+    ]);
+    let text = pack_text(
+        events,
+        json!([{"id": "s", "start_day": 0, "events": ["mid_b", "late", "early", "after_late", "mid_a"]}]),
+        json!({}),
+    );
+    let l = load_str(&text);
+    assert!(!l.has_errors(), "{:#?}", l.diagnostics);
+    let p = Arc::new(Program::build(&l.pack.expect("pack")).0);
+    let s = &p.events.scenarios[0];
+    let ids: Vec<&str> = s
+        .nodes
+        .iter()
+        .map(|&i| p.events.events[i as usize].id.as_str())
+        .collect();
+    assert_eq!(ids, ["early", "mid_b", "mid_a", "after_late", "late"]);
+    assert!(s.graph.not_before.is_sorted(), "{:?}", s.graph.not_before);
+    // The rank is the scenario's order, and the edge follows the renumbering.
+    let name = |k: u32| ids[k as usize];
+    let by_rank: Vec<&str> = {
+        let mut k: Vec<u32> = (0..ids.len() as u32).collect();
+        k.sort_by_key(|&k| s.rank[k as usize]);
+        k.into_iter().map(name).collect()
+    };
+    assert_eq!(by_rank, ["mid_b", "late", "early", "after_late", "mid_a"]);
+    let late = s.local[p.events.event("late").expect("late") as usize];
+    let edges: Vec<(&str, bool)> = s
+        .graph
+        .out_edges(late)
+        .iter()
+        .map(|&(t, ok)| (name(t), ok))
+        .collect();
+    assert_eq!(edges, [("after_late", true)]);
+    // Available events come in the scenario's order.
+    let mut w = story_world(&p, 1);
+    let mut trace = Vec::new();
+    let mut out = Out {
+        trace: Some(&mut trace),
+        probe: None,
+        counts: None,
+        stop: false,
+    };
+    exec::advance_to(&p, &mut w, 0, &mut out);
+    let avail: Vec<&str> = crate::world::story::available(&p, &w)
+        .into_iter()
+        .map(name)
+        .collect();
+    assert_eq!(avail, ["mid_b", "early", "mid_a"]);
 }

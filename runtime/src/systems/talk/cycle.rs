@@ -202,7 +202,16 @@ impl Cx<'_, '_, '_> {
             let c = &w.talk.chars[i as usize];
             for_near(&w.talk.scratch, me, hr, |j| {
                 let o = &w.talk.vis[j as usize];
-                if j != i && o.speaking && !c.has(j) {
+                // Noise is speech of *other* conversations: not a speaker in its view, nor
+                // one that counts it in its own view or speaks to its group (views disagree;
+                // its own group's speech is no reason to step away).
+                if j != i
+                    && o.speaking
+                    && !c.has(j)
+                    && o.addressee != i
+                    && !(o.addressee != NONE && c.has(o.addressee))
+                    && !w.talk.chars[j as usize].has(i)
+                {
                     let off = me - w.pos[j as usize];
                     let d = off.length();
                     if d < hr {
@@ -227,6 +236,14 @@ impl Cx<'_, '_, '_> {
                 }
                 c.away = a;
             }
+        } else {
+            // Quiet: the step away fades (halves about every 1.5 s at a 0.5 s cycle), so
+            // a group that stepped away from noise does not keep walking once it is gone.
+            c.away = if c.away.length() < 0.05 {
+                Vec2::ZERO
+            } else {
+                c.away * 0.8
+            };
         }
         // Gather: stand on a circle around the group's centre, facing it.
         let n = c.members.len() as f64 + 1.0;

@@ -171,9 +171,12 @@ impl Cx<'_, '_, '_> {
     }
     /// `i` enters a conversation: an event for the trace and the counters.
     fn entered(&mut self, i: u32, with: u32) {
-        self.cm(i).counters.joins += 1;
         let now = self.now;
-        self.cm(i).silent_since = now;
+        let c = self.cm(i);
+        c.counters.joins += 1;
+        c.entered_at = now;
+        // Silent since now, unless it joined someone speaking.
+        c.silent_since = if c.speakers.is_empty() { now } else { 0 };
         self.emit(
             i,
             TraceEvent::GroupJoin {
@@ -198,44 +201,62 @@ enum Start {
 /// The conversation phase of one tick (after the NPC trees, before movement).
 pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     if p.talk.casts.is_empty() {
+        w.talk.handovers.clear();
         return;
     }
     let now = w.tick;
     let n = w.npcs.len().min(w.talk.chars.len());
     let mut cx = Cx { p, w, out, now };
-    // Hand-overs by `converse` nodes.
-    let mut active = false;
-    for i in 0..n as u32 {
-        let Vis { want, cast, .. } = cx.v(i);
-        if want != cast {
-            if cast != NONE {
-                cx.leave_conversation(i);
-                let c = cx.cm(i);
-                c.cast = NONE;
-                c.speaking = false;
-            }
-            if want != NONE {
-                let k = &p.talk.casts[want as usize];
-                let personality = k.personality(i);
-                let (cycle, plan) = (k.cycle_ticks, k.planner_ticks);
-                let first_cycle = now + 1 + cx.pick(cycle as usize) as u64;
-                let first_plan = now + 1 + cx.pick((plan as usize).min(cycle as usize * 2)) as u64;
-                let c = cx.cm(i);
-                c.cast = want;
-                c.personality = personality;
-                c.next_cycle = first_cycle;
-                c.next_plan = first_plan;
-                c.noise = 0.0;
-                c.away = Vec2::ZERO;
-            }
-            cx.sync(i);
+    // Hand-overs by `converse` nodes (only the NPCs whose request changed), in NPC order.
+    let mut handovers = std::mem::take(&mut cx.w.talk.handovers);
+    handovers.sort_unstable();
+    handovers.dedup();
+    for &i in &handovers {
+        if i as usize >= n {
+            continue;
         }
-        active |= cx.v(i).cast != NONE;
+        let Vis { want, cast, .. } = cx.v(i);
+        if want == cast {
+            continue;
+        }
+        if cast != NONE {
+            if now > cx.c(i).last_turn + 1 {
+                // The ticks since its last turn saw the state it ended that turn in.
+                let others = !cx.c(i).speakers.is_empty();
+                cx.cm(i).episodes(others);
+            }
+            cx.leave_conversation(i);
+            let c = cx.cm(i);
+            c.cast = NONE;
+            c.speaking = false;
+            cx.w.talk.in_layer -= 1;
+        }
+        if want != NONE {
+            let k = &p.talk.casts[want as usize];
+            let personality = k.personality(i);
+            let (cycle, plan) = (k.cycle_ticks, k.planner_ticks);
+            let first_cycle = now + 1 + cx.pick(cycle as usize) as u64;
+            let first_plan = now + 1 + cx.pick((plan as usize).min(cycle as usize * 2)) as u64;
+            let c = cx.cm(i);
+            c.cast = want;
+            c.personality = personality;
+            c.next_cycle = first_cycle;
+            c.next_plan = first_plan;
+            c.noise = 0.0;
+            c.away = Vec2::ZERO;
+            cx.w.talk.in_layer += 1;
+        }
+        cx.cm(i).settle(now);
+        cx.cm(i).last_turn = now;
+        cx.schedule(i);
+        cx.sync(i);
         if cx.out.stop {
             return;
         }
     }
-    if !active {
+    handovers.clear();
+    cx.w.talk.handovers = handovers;
+    if cx.w.talk.in_layer == 0 {
         // Nothing to do; drop stale signals.
         discard_all(cx.p, cx.w);
         return;
@@ -246,6 +267,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     }
     let inbox = p.talk.inbox;
     for i in 0..n as u32 {
+        // Idle until mail comes or one of its clocks is due.
+        let t = &cx.w.talk;
+        if !t.mail[i as usize] && t.wake[i as usize] > now {
+            continue;
+        }
         // No delivery since the layer last emptied it: the `talk` inbox is empty.
         let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
             cx.w.npcs[i as usize]
@@ -259,7 +285,14 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             if let Some(k) = slot {
                 cx.w.npcs[i as usize].inboxes[k].1.clear();
             }
+            cx.w.talk.wake[i as usize] = u64::MAX;
             continue;
+        }
+        cx.catch_up_cycle(i);
+        if now > cx.c(i).last_turn + 1 {
+            // The ticks since its last turn saw the state it ended that turn in.
+            let others = !cx.c(i).speakers.is_empty();
+            cx.cm(i).episodes(others);
         }
         if let Some(k) = slot {
             while let Some(m) = cx.w.npcs[i as usize].inboxes[k].1.pop_front() {
@@ -269,6 +302,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             }
         }
         cx.speech_clock(i);
+        // This tick counts the state at its segment clock.
+        let c = cx.cm(i);
+        c.settle(now);
+        let others = !c.speakers.is_empty();
+        c.episodes(others);
         if now >= cx.c(i).next_cycle {
             let every = cx.cast(i).cycle_ticks;
             cx.cm(i).next_cycle = now + every;
@@ -279,6 +317,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             cx.cm(i).next_plan = now + every;
             cx.plan(i);
         }
+        // The ticks after it count the state it ends its turn in.
+        let c = cx.cm(i);
+        c.settle(now + 1);
+        c.last_turn = now;
+        cx.schedule(i);
         cx.sync(i);
         if cx.out.stop {
             return;
@@ -286,6 +329,49 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     }
     if now.is_multiple_of(p.talk.ticks(GROUP_EVERY)) {
         observe_groups(&mut cx);
+    }
+}
+
+impl Cx<'_, '_, '_> {
+    /// The main cycle runs only while it is in a conversation (out of one it does nothing),
+    /// so an idle character is not woken for it: moves `next_cycle` past the cycles it
+    /// skipped, keeping their phase (the tick it would have run at, had it been woken).
+    fn catch_up_cycle(&mut self, i: u32) {
+        let now = self.now;
+        let every = self.cast(i).cycle_ticks.max(1);
+        let c = self.cm(i);
+        if c.next_cycle < now {
+            let k = (now - c.next_cycle).div_ceil(every);
+            c.next_cycle += k * every;
+        }
+    }
+
+    /// End of a turn (or of a hand-over): the next tick it has a turn without mail (see
+    /// [`TalkState::wake`]).
+    fn schedule(&mut self, i: u32) {
+        let now = self.now;
+        let c = &self.w.talk.chars[i as usize];
+        let wake = if c.cast == NONE {
+            u64::MAX
+        } else {
+            let after = |t: u64| t.max(now + 1);
+            let mut w = after(c.next_plan);
+            if c.in_conversation() {
+                w = w.min(after(c.next_cycle));
+            }
+            if c.speaking {
+                if c.pre_trp_at > now {
+                    w = w.min(c.pre_trp_at);
+                }
+                w = w.min(after(c.segment_end));
+            } else if c.trp_wait != 0 {
+                w = w.min(after(c.trp_wait));
+            } else if c.pending_start != 0 {
+                w = w.min(after(c.pending_start));
+            }
+            w
+        };
+        self.w.talk.wake[i as usize] = wake;
     }
 }
 

@@ -107,7 +107,7 @@ fn totals(pack: &Pack, seeds: std::ops::Range<u64>, seconds: u64) -> Vec<CharCou
     for seed in seeds {
         let s = run(pack, seed, seconds);
         for (t, c) in sum.iter_mut().zip(&s.world().talk.chars) {
-            let k = c.counters;
+            let k = c.counters_at(s.tick());
             t.talk_ticks += k.talk_ticks;
             t.conv_ticks += k.conv_ticks;
             t.turns += k.turns;
@@ -153,7 +153,7 @@ fn talkative_characters_talk_a_larger_share() {
         .filter(|&seed| {
             let s = run(&p, seed, 300);
             let c = &s.world().talk.chars;
-            c[hi].counters.talk_ticks > c[lo].counters.talk_ticks
+            c[hi].counters_at(s.tick()).talk_ticks > c[lo].counters_at(s.tick()).talk_ticks
         })
         .count();
     assert!(
@@ -313,24 +313,37 @@ fn noise_from_a_nearby_group_pushes_groups_apart_or_splits_them() {
         p.casts[0].join_radius = 1.5; // each pair finds only its partner
         p
     };
-    let heard = |p: &Pack| -> (f64, u64) {
+    // The step away fades once the noise is out of earshot: sample it during the run.
+    let heard = |p: &Pack| -> (f64, u64, f64) {
         let mut noise_away = 0.0;
         let mut leaves = 0;
+        let mut apart = 0.0;
         for seed in 0..6 {
-            let s = run(p, seed, 120);
+            let mut s = Session::from_pack(p, seed).expect("valid pack");
+            for _ in 0..120 {
+                s.run(10);
+                for c in &s.world().talk.chars {
+                    noise_away += c.away.length();
+                }
+            }
             for c in &s.world().talk.chars {
-                noise_away += c.away.length();
                 leaves += c.counters.leaves;
             }
+            let pos = &s.world().pos;
+            apart += ((pos[2] + pos[3]) * 0.5).distance((pos[0] + pos[1]) * 0.5);
         }
-        (noise_away, leaves)
+        (noise_away, leaves, apart / 6.0)
     };
-    let (near_away, near_leaves) = heard(&make(3.0));
-    let (far_away, far_leaves) = heard(&make(40.0));
+    let (near_away, near_leaves, near_apart) = heard(&make(3.0));
+    let (far_away, far_leaves, _) = heard(&make(40.0));
     assert_eq!(far_away, 0.0, "nobody hears a group 40 units away");
     assert!(
         near_away > 1.0,
         "near groups step away from each other: {near_away}"
+    );
+    assert!(
+        near_apart > 4.0,
+        "pairs 3 units apart end {near_apart:.1} apart on average"
     );
     assert!(
         near_leaves > far_leaves,
@@ -692,4 +705,218 @@ fn counting_sorts_order_triples_like_sort_unstable() {
         });
     }
     assert_eq!(v, want);
+}
+
+/// Gaps between turns computed from a duo's trace (nobody else can be in either's group):
+/// a turn (a start of speech that is not a continuation) beginning while the other does not
+/// speak, after the latest end of speech since the starter entered its conversation.
+/// Returns the histogram (buckets of [`GAP_BUCKETS`]), the count and the summed ticks.
+fn duo_trace_gaps(trace: &[TraceEvent], dt: f64) -> ([u64; 6], u64, u64) {
+    let mut speaking = [false; 2];
+    let mut joined = [0u64; 2];
+    let mut last_end: Option<u64> = None;
+    let (mut hist, mut count, mut sum) = ([0u64; 6], 0u64, 0u64);
+    for e in trace {
+        match *e {
+            TraceEvent::GroupJoin { tick, npc, .. } => joined[npc as usize] = tick,
+            TraceEvent::SpeakStart {
+                tick,
+                npc,
+                continued,
+                ..
+            } => {
+                let other = 1 - npc as usize;
+                if let Some(end) = last_end
+                    && !continued
+                    && !speaking[other]
+                    && end >= joined[npc as usize]
+                    && tick > end
+                {
+                    let gap = tick - end;
+                    let secs = gap as f64 * dt;
+                    let b = GAP_BUCKETS
+                        .iter()
+                        .position(|&u| secs < u)
+                        .unwrap_or(GAP_BUCKETS.len());
+                    hist[b] += 1;
+                    count += 1;
+                    sum += gap;
+                }
+                speaking[npc as usize] = true;
+            }
+            TraceEvent::SpeakEnd { tick, npc } => {
+                speaking[npc as usize] = false;
+                last_end = Some(tick);
+            }
+            _ => {}
+        }
+    }
+    (hist, count, sum)
+}
+
+/// Bug (a) of issue 14: `townsfolk talk` measured a "gap" from the new speaker's stale
+/// `silent_since` (never cleared when someone started), i.e. about the previous turn's
+/// length: 1 % of gaps under 0.5 s where the trace shows 93 %.
+#[test]
+fn talk_reports_the_gaps_the_trace_shows() {
+    let chars = [
+        ("a", [20.0, 20.0], [0.7, 0.6, 0.5, 0.6, 0.4]),
+        ("b", [21.0, 20.5], [0.6, 0.5, 0.5, 0.5, 0.5]),
+    ];
+    for aware in [true, false] {
+        let p = pack(&chars, aware);
+        let mut short = 0u64;
+        let mut all = 0u64;
+        for seed in 0..4 {
+            let mut s = Session::from_pack(&p, seed).expect("valid pack");
+            s.set_tracing(true);
+            s.run(3000);
+            let (hist, count, sum) = duo_trace_gaps(s.trace(), s.program().dt);
+            let r = metrics::report(s.program(), s.world()).run;
+            let reported: Vec<u64> = r.gap_histogram.iter().map(|(_, n)| *n).collect();
+            assert_eq!(reported, hist, "seed {seed}, aware {aware}: histogram");
+            assert_eq!(r.gap_count, count, "seed {seed}, aware {aware}: count");
+            let mean = if count == 0 {
+                0.0
+            } else {
+                sum as f64 / count as f64 * s.program().dt
+            };
+            assert!(
+                (r.gap_mean_seconds - mean).abs() < 1e-9,
+                "seed {seed}: mean {} reported, {mean} in the trace",
+                r.gap_mean_seconds
+            );
+            short += hist[0] + hist[1];
+            all += count;
+        }
+        // Its own view agrees: nobody is silent while it believes someone speaks.
+        let mut s = Session::from_pack(&p, 9).expect("valid pack");
+        for _ in 0..3000 {
+            s.step();
+            for (i, c) in s.world().talk.chars.iter().enumerate() {
+                assert!(
+                    c.speakers.is_empty() || c.silent_since == 0,
+                    "tick {}: {i} hears {:?} but is silent since {}",
+                    s.tick(),
+                    c.speakers,
+                    c.silent_since
+                );
+            }
+        }
+        // A duo answers quickly: most turns follow the previous one within 0.5 s.
+        assert!(all >= 40, "aware {aware}: only {all} gaps");
+        assert!(
+            short * 2 > all,
+            "aware {aware}: {short} of {all} gaps under 0.5 s"
+        );
+    }
+}
+
+/// Bug (b) of issue 14: a position-aware group with nobody else in earshot walked away
+/// (40–60 units in a few minutes): the `away` offset grew from the hearer's own disagreeing
+/// view of its group (its own group's speakers heard as noise), never decayed and was not
+/// reset when it was left alone.
+#[test]
+fn a_group_with_no_noise_stays_where_it_gathered() {
+    let mut chars = Vec::new();
+    for (g, base) in [(0, 10.0), (1, 109.0)] {
+        for k in 0..3 {
+            let pos = [base + k as f64, base + (k % 2) as f64 * 2.0];
+            chars.push((format!("g{g}_{k}"), pos, [0.8, 0.6, 0.5, 0.5, 0.5]));
+        }
+    }
+    let p = pack(&as_refs(&chars), true);
+    let start: Vec<Vec2> = p
+        .world
+        .npcs
+        .iter()
+        .map(|n| Vec2::new(n.pos.x, n.pos.y))
+        .collect();
+    let centre = |ix: std::ops::Range<usize>, pos: &[Vec2]| {
+        let n = ix.len() as f64;
+        ix.map(|i| pos[i]).fold(Vec2::ZERO, |a, b| a + b) * (1.0 / n)
+    };
+    let mut worst: f64 = 0.0;
+    let mut talked = 0;
+    for seed in 0..6 {
+        let mut s = Session::from_pack(&p, seed).expect("valid pack");
+        for _ in 0..60 {
+            s.run(50);
+            for g in [0..3, 3..6] {
+                let here = centre(g.clone(), &s.world().pos);
+                worst = worst.max(here.distance(centre(g.clone(), &start)));
+                for i in g.clone() {
+                    worst = worst.max(s.world().pos[i].distance(here) - 2.5);
+                }
+            }
+        }
+        talked += s
+            .world()
+            .talk
+            .chars
+            .iter()
+            .filter(|c| c.counters.turns > 0)
+            .count();
+    }
+    assert!(talked >= 18, "only {talked} characters spoke");
+    assert!(
+        worst < 3.0,
+        "a group with nobody in earshot moved {worst:.1} units from where it gathered"
+    );
+}
+
+/// Flat costs (issue 14 item 5): a character has a turn only when mail comes or a clock
+/// is due (`TalkState::wake`); no clock may come due without one, and between events an
+/// idle character is not visited (its cycle clock is not even looked at outside a
+/// conversation).
+#[test]
+fn characters_are_woken_exactly_when_a_clock_is_due() {
+    let chars = ring(8, |i| [0.3 + 0.08 * i as f64, 0.6, 0.5, 0.5, 0.5]);
+    for aware in [true, false] {
+        let p = pack(&as_refs(&chars), aware);
+        let mut s = Session::from_pack(&p, 5).expect("valid pack");
+        let (mut idle_skipped, mut turns) = (0u64, 0u64);
+        for _ in 0..4000 {
+            s.step();
+            let now = s.tick();
+            let t = &s.world().talk;
+            for (i, c) in t.chars.iter().enumerate() {
+                let wake = t.wake[i];
+                if c.cast == NONE {
+                    assert_eq!(wake, u64::MAX);
+                    continue;
+                }
+                let ctx = format!("tick {now}, character {i}: {c:?}");
+                assert!(c.next_plan > now, "planner missed: {ctx}");
+                let mut due = c.next_plan;
+                if c.in_conversation() {
+                    assert!(c.next_cycle > now, "cycle missed: {ctx}");
+                    due = due.min(c.next_cycle);
+                }
+                if c.speaking {
+                    assert!(c.segment_end > now, "segment end missed: {ctx}");
+                    due = due.min(c.segment_end);
+                    if c.pre_trp_at > now {
+                        due = due.min(c.pre_trp_at);
+                    }
+                } else if c.trp_wait != 0 {
+                    assert!(c.trp_wait > now, "TRP wait missed: {ctx}");
+                    due = due.min(c.trp_wait);
+                } else if c.pending_start != 0 {
+                    assert!(c.pending_start > now, "planned start missed: {ctx}");
+                    due = due.min(c.pending_start);
+                }
+                assert_eq!(wake, due, "{ctx}");
+                if c.last_turn == now {
+                    turns += 1;
+                } else if !c.in_conversation() {
+                    idle_skipped += 1;
+                }
+            }
+        }
+        assert!(
+            turns > 0 && idle_skipped > turns / 10,
+            "{turns} {idle_skipped}"
+        );
+    }
 }

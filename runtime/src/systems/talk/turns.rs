@@ -8,22 +8,8 @@ impl Cx<'_, '_, '_> {
 
     pub(super) fn start_speaking(&mut self, i: u32, addressee: u32, how: Start) {
         let now = self.now;
-        let (silent, had_speakers) = {
-            let c = self.c(i);
-            (c.silent_since, !c.speakers.is_empty())
-        };
-        // Gap since the last speech in its group (only between turns, not continuations).
-        if how != Start::Continue && !had_speakers && silent > 0 && now > silent {
-            let gap = now - silent;
-            let secs = gap as f64 * self.p.talk.dt;
-            let b = GAP_BUCKETS
-                .iter()
-                .position(|&u| secs < u)
-                .unwrap_or(GAP_BUCKETS.len());
-            let st = &mut self.w.talk.stats;
-            st.gaps[b] += 1;
-            st.gap_ticks += gap;
-            st.gap_count += 1;
+        if how != Start::Continue {
+            self.count_gap(i);
         }
         if how == Start::Interrupt {
             self.cm(i).counters.interruptions_made += 1;
@@ -72,6 +58,32 @@ impl Cx<'_, '_, '_> {
         }
     }
 
+    /// The gap statistics (see [`RunStats::gaps`]): a turn of `i` starts now.
+    fn count_gap(&mut self, i: u32) {
+        let now = self.now;
+        let c = self.c(i);
+        let mut last = c.spoke_until;
+        for m in &c.members {
+            if self.w.talk.vis[m.npc as usize].speaking {
+                return; // it starts over someone: no gap
+            }
+            last = last.max(self.w.talk.chars[m.npc as usize].spoke_until);
+        }
+        if last == 0 || last < c.entered_at || now <= last {
+            return;
+        }
+        let gap = now - last;
+        let secs = gap as f64 * self.p.talk.dt;
+        let b = GAP_BUCKETS
+            .iter()
+            .position(|&u| secs < u)
+            .unwrap_or(GAP_BUCKETS.len());
+        let st = &mut self.w.talk.stats;
+        st.gaps[b] += 1;
+        st.gap_ticks += gap;
+        st.gap_count += 1;
+    }
+
     pub(super) fn stop_speaking(&mut self, i: u32) {
         if !self.c(i).speaking {
             return;
@@ -79,6 +91,7 @@ impl Cx<'_, '_, '_> {
         let now = self.now;
         let c = self.cm(i);
         c.speaking = false;
+        c.spoke_until = now;
         c.overlapping = false;
         c.started_at_trp = false;
         if c.speakers.is_empty() {
@@ -254,6 +267,7 @@ impl Cx<'_, '_, '_> {
         c.want_turn = false;
         c.pending_start = 0;
         c.addressee = NONE;
+        c.away = Vec2::ZERO;
         let cast = c.cast;
         if cast != NONE && self.p.talk.casts[cast as usize].position_aware {
             self.w.npcs[i as usize].target = None;
@@ -266,9 +280,12 @@ impl Cx<'_, '_, '_> {
     /// Responding to others: a member of its group started to speak.
     pub(super) fn someone_started(&mut self, i: u32, j: u32) {
         let now = self.now;
-        if !self.c(i).speakers.contains(&j) {
-            self.cm(i).speakers.push(j);
+        let c = self.cm(i);
+        if !c.speakers.contains(&j) {
+            c.speakers.push(j);
         }
+        // Someone speaks: the silence in its view is over.
+        c.silent_since = 0;
         let p = self.c(i).personality;
         if self.c(i).speaking {
             let c = self.c(i);
@@ -369,24 +386,6 @@ impl Cx<'_, '_, '_> {
             if self.c(i).speakers.is_empty() && self.c(i).in_conversation() {
                 self.start_speaking(i, a, Start::Normal);
             }
-        }
-        // Overlap episodes (for the overlap metrics).
-        let c = self.cm(i);
-        if c.speaking {
-            if !c.speakers.is_empty() {
-                c.counters.overlap_ticks += 1;
-                if !c.overlapping {
-                    c.overlapping = true;
-                    c.counters.overlaps += 1;
-                }
-            } else if c.overlapping {
-                c.overlapping = false;
-                c.counters.overlaps_won += 1;
-            }
-            c.counters.talk_ticks += 1;
-        }
-        if c.in_conversation() {
-            c.counters.conv_ticks += 1;
         }
     }
 }
