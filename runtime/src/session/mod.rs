@@ -176,17 +176,27 @@ impl Session {
 
     /// Runs one fixed-step tick.
     pub fn step(&mut self) {
-        self.step_with(None);
+        self.step_with(None, None);
     }
 
     /// Runs one tick while a probe watches every event; returns false if the probe paused
     /// it. A paused tick is left half done (the world is then only for looking at): a
     /// debugger re-runs the tick from a snapshot of its start to go on.
     pub fn step_probed(&mut self, probe: &mut dyn Probe) -> bool {
-        self.step_with(Some(probe))
+        self.step_with(Some(probe), None)
     }
 
-    fn step_with(&mut self, probe: Option<&mut (dyn Probe + '_)>) -> bool {
+    /// Runs one tick and adds the wall time of each phase to `times` (benchmarks: where a
+    /// tick's time goes). The tick is the same as [`Session::step`]'s.
+    pub fn step_timed(&mut self, times: &mut PhaseTimes) {
+        self.step_with(None, Some(times));
+    }
+
+    fn step_with(
+        &mut self,
+        probe: Option<&mut (dyn Probe + '_)>,
+        times: Option<&mut PhaseTimes>,
+    ) -> bool {
         if self.world.tick == 0 && !self.tracing {
             self.trace.clear();
         }
@@ -198,10 +208,12 @@ impl Session {
             counts: self.counters.as_mut().map(Counters::counting),
             stop: false,
         };
+        let mut lap = Lap::new(times);
         // The tick order (SPEC §6), one phase after the other; a phase that the probe paused
         // leaves the tick half done.
         w.tick += 1;
         clock::clock(p, w);
+        lap.end(Phase::Clock);
         if !p.triggers.is_empty() {
             triggers::pass(p, w, &mut out, &mut self.problems);
             out.scope(None);
@@ -209,16 +221,19 @@ impl Session {
                 return false;
             }
         }
+        lap.end(Phase::Triggers);
         story::tick(p, w, &mut out);
         out.scope(None);
         if out.stop {
             return false;
         }
+        lap.end(Phase::Story);
         areas::tick_areas(p, w, &mut out);
         out.scope(None);
         if out.stop {
             return false;
         }
+        lap.end(Phase::Areas);
         trees::tick_npcs(
             p,
             w,
@@ -230,20 +245,24 @@ impl Session {
         if out.stop {
             return false;
         }
+        lap.end(Phase::Trees);
         talk::step(p, w, &mut out);
         out.scope(None);
         if out.stop {
             return false;
         }
+        lap.end(Phase::Talk);
         movement::movement(p, w, &mut out);
         areas::membership(p, w, &mut out);
         out.scope(None);
         if out.stop {
             return false;
         }
+        lap.end(Phase::Movement);
         let tick = w.tick;
         w.texts.retain(|&(_, until)| until > tick);
         mail::deliver(p, w, &mut out);
+        lap.end(Phase::Mail);
         !out.stop
     }
 
@@ -289,5 +308,79 @@ impl Session {
     /// pack, seed and tick.
     pub fn hash(&self) -> u64 {
         crate::world::hash::world_hash(&self.world)
+    }
+}
+
+/// The phases of a tick, in their order (see `Session::step_with`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Clock,
+    Triggers,
+    Story,
+    Areas,
+    Trees,
+    Talk,
+    /// Movement and area membership.
+    Movement,
+    /// Message delivery (and the end of shown texts).
+    Mail,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 8] = [
+        Phase::Clock,
+        Phase::Triggers,
+        Phase::Story,
+        Phase::Areas,
+        Phase::Trees,
+        Phase::Talk,
+        Phase::Movement,
+        Phase::Mail,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Clock => "clock",
+            Phase::Triggers => "triggers",
+            Phase::Story => "story",
+            Phase::Areas => "areas",
+            Phase::Trees => "trees",
+            Phase::Talk => "talk",
+            Phase::Movement => "movement",
+            Phase::Mail => "mail",
+        }
+    }
+}
+
+/// Wall time spent in each phase over the ticks run by [`Session::step_timed`].
+#[derive(Clone, Debug, Default)]
+pub struct PhaseTimes {
+    pub total: [std::time::Duration; 8],
+}
+
+impl PhaseTimes {
+    pub fn of(&self, phase: Phase) -> std::time::Duration {
+        self.total[phase as usize]
+    }
+}
+
+/// Times the phases of one tick when asked to (no clock read otherwise).
+struct Lap<'a> {
+    times: Option<(&'a mut PhaseTimes, std::time::Instant)>,
+}
+
+impl<'a> Lap<'a> {
+    fn new(times: Option<&'a mut PhaseTimes>) -> Self {
+        Lap {
+            times: times.map(|t| (t, std::time::Instant::now())),
+        }
+    }
+
+    fn end(&mut self, phase: Phase) {
+        if let Some((t, since)) = &mut self.times {
+            let now = std::time::Instant::now();
+            t.total[phase as usize] += now - *since;
+            *since = now;
+        }
     }
 }

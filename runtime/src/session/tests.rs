@@ -340,3 +340,28 @@ fn tick_phases_run_in_the_spec_order() {
     assert!(beats.iter().all(|&(read, beat)| read == beat), "{beats:?}");
     assert_eq!(beats[7].1, 8, "{beats:?}");
 }
+
+#[test]
+fn a_timed_tick_is_the_same_tick_and_times_every_phase_that_works() {
+    let mut plain = sample(5);
+    let mut timed = sample(5);
+    let mut times = super::PhaseTimes::default();
+    for _ in 0..300 {
+        plain.step();
+        timed.step_timed(&mut times);
+        assert_eq!(
+            plain.hash(),
+            timed.hash(),
+            "diverged at tick {}",
+            plain.tick()
+        );
+    }
+    // guards has NPC trees and moving NPCs: those phases took time.
+    for phase in [super::Phase::Trees, super::Phase::Movement] {
+        assert!(
+            times.of(phase) > std::time::Duration::ZERO,
+            "{} not timed",
+            phase.name()
+        );
+    }
+}
