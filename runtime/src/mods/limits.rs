@@ -8,7 +8,7 @@ pub use crate::interop::limits::{
     MAX_STRING_CHARS as MAX_IMPORT_STRING_CHARS, MAX_TREE_NODES as MAX_IMPORT_TREE_NODES,
     MAX_XML_NODES,
 };
-pub use crate::pack::{MAX_PACK_BYTES, MAX_TREE_DEPTH};
+pub use crate::pack::{MAX_PACK_BYTES, MAX_PACK_STRING_CHARS, MAX_TREE_DEPTH};
 pub use crate::program::{MAX_COMPILED_NODES, MAX_COORD};
 
 /// Deepest JSON nesting a pack file may have (serde_json's recursion limit, which the pack

@@ -104,8 +104,11 @@ pub(crate) fn load_str_skips(text: &str) -> (Loaded, Skips) {
         return (load_bytes(text.as_bytes()), Skips::default());
     }
     // Typed straight from the text when the pack is clean (nothing to report); anything
-    // else is read again by the careful reader below, with its diagnostics.
-    if let Some(pack) = super::fast::read(text) {
+    // else is read again by the careful reader below, with its diagnostics (as is text that
+    // may hold a string over the cap, which only the careful reader measures).
+    let may_hold_long_strings =
+        super::strings::longest_raw_string(text) > super::strings::MAX_PACK_STRING_CHARS;
+    if !may_hold_long_strings && let Some(pack) = super::fast::read(text) {
         let loaded = Loaded {
             pack: Some(pack),
             diagnostics: Vec::new(),
@@ -143,6 +146,7 @@ fn careful_skips(text: &str) -> (Loaded, Skips) {
         }
     };
     let mut r = Reader::default();
+    super::strings::check_lengths(&value, &mut r.diags);
     let pack = r.pack(value);
     let mut diagnostics = r.diags;
     diag::locate_all(text, &mut diagnostics);

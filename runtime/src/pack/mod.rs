@@ -13,6 +13,7 @@ mod read_words;
 pub mod refs;
 mod save;
 mod schema;
+mod strings;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +24,7 @@ pub use model::*;
 pub use read_words::user_words;
 pub use save::{to_canonical_string, value_to_canonical_string};
 pub use schema::schema_string;
+pub use strings::MAX_PACK_STRING_CHARS;
 
 /// Reads a pack file's bytes; a file too large or unreadable is a diagnostic at 1:1 (turn
 /// it into the [`Loaded`] to return with [`Loaded::refused`]).
