@@ -20,122 +20,20 @@
 
 use std::time::Instant;
 
+#[path = "common/city.rs"]
+mod city;
+
+use city::*;
 use serde_json::{Value as J, json};
 use townsfolk_runtime::Session;
 use townsfolk_runtime::program;
 use townsfolk_runtime::systems::host::request as areas;
 use townsfolk_runtime::trace::TraceEvent;
 
-/// District side, world units.
-const D: f64 = 60.0;
-/// Building kinds of the 16 slots of a district (4 × 4).
-const SLOTS: [&str; 16] = [
-    "home", "work", "home", "pub", "home", "market", "home", "work", "work", "home", "pub", "home",
-    "market", "home", "work", "home",
-];
-/// (behavior, building kind, tree the building grants).
-const BEHAVIORS: [(&str, &str); 4] = [
-    ("sleep", "home"),
-    ("work", "work"),
-    ("fun", "pub"),
-    ("shop", "market"),
-];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> J {
-    json!({"rect": {"min": [x0, y0], "max": [x1, y1]}})
-}
-
-/// A `request` node asking for `behavior`, forbidding the other three.
-fn request(id: &str, behavior: &str) -> J {
-    let forbid: Vec<&str> = BEHAVIORS
-        .iter()
-        .map(|b| b.0)
-        .filter(|b| *b != behavior)
-        .collect();
-    json!({"id": id, "type": "request",
-           "prefer": [{"template": behavior, "weight": 1}], "forbid": forbid})
-}
-
-/// An NPC tree: a reactive selector of time windows, shifted by `offset` hours.
-fn npc_tree(id: &str, schedule: &[(f64, f64, &str)], offset: f64) -> J {
-    let wrap = |h: f64| (h + offset).rem_euclid(24.0);
-    let mut branches: Vec<J> = schedule
-        .iter()
-        .enumerate()
-        .map(|(k, &(from, to, b))| {
-            json!({"id": format!("step{k}"), "type": "sequence", "children": [
-                {"id": format!("when{k}"), "type": "time_window",
-                 "from_hour": wrap(from), "to_hour": wrap(to)},
-                request(&format!("ask{k}"), b)]})
-        })
-        .collect();
-    branches.push(json!({"id": "idle", "type": "wait", "seconds": 1}));
-    json!({"id": id, "root": {"id": "day", "type": "selector", "reactive": true,
-                              "children": branches}})
-}
-
-const FOUR_STEP: [(f64, f64, &str); 4] = [
-    (22.0, 6.0, "sleep"),
-    (6.0, 14.0, "work"),
-    (14.0, 18.0, "fun"),
-    (18.0, 22.0, "shop"),
-];
-const SIX_STEP: [(f64, f64, &str); 6] = [
-    (23.0, 6.0, "sleep"),
-    (6.0, 8.0, "shop"),
-    (8.0, 12.0, "work"),
-    (12.0, 13.0, "fun"),
-    (13.0, 18.0, "work"),
-    (18.0, 23.0, "fun"),
-];
-const VARIANTS: usize = 8;
-
 /// The city pack as JSON text: `dx × dy` districts, `npcs` NPCs spread over the homes of
 /// the districts of the `bx × by` block at the origin (or of all districts).
 fn city_json(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -> (String, usize) {
-    let mut trees = Vec::new();
-    for v in 0..VARIANTS {
-        let offset = (v / 2) as f64 * 0.25;
-        let schedule: &[(f64, f64, &str)] = if v % 2 == 0 { &FOUR_STEP } else { &SIX_STEP };
-        trees.push(npc_tree(&format!("npc{v}"), schedule, offset));
-    }
-    for &(b, kind) in &BEHAVIORS {
-        // Granted by a district: walk into a building of the kind, ask there.
-        trees.push(
-            json!({"id": format!("go_{b}"), "root": {"id": "go", "type": "sequence",
-            "children": [{"id": "walk", "type": "go_to_child", "kind": kind},
-                         request("inside", b)]}}),
-        );
-        // Granted by the city (last resort): walk into the nearest district, ask there.
-        trees.push(
-            json!({"id": format!("city_{b}"), "root": {"id": "go", "type": "sequence",
-            "children": [{"id": "walk", "type": "go_to_child", "kind": "district",
-                          "choose": "nearest"},
-                         request("inside", b)]}}),
-        );
-    }
-    trees.push(json!({"id": "do_sleep", "root": {"id": "zz", "type": "wait", "seconds": 10}}));
-    trees.push(json!({"id": "do_work", "root":
-        {"id": "toil", "type": "animate", "animation": "work", "seconds": 8}}));
-    trees.push(json!({"id": "do_fun", "root":
-        {"id": "drink", "type": "animate", "animation": "drink", "seconds": 5}}));
-    trees.push(json!({"id": "do_shop", "root":
-        {"id": "buy", "type": "animate", "animation": "shop", "seconds": 3}}));
-
+    let trees = city_trees();
     let (w, h) = (dx as f64 * D, dy as f64 * D);
     let mut areas = vec![
         json!({"id": "city", "shape": rect(0.0, 0.0, w, h), "kinds": ["city"],
@@ -180,7 +78,7 @@ fn city_json(dx: usize, dy: usize, npcs: usize, block: Option<(usize, usize)>) -
             let (hx, hy) = hs[(rng.next() % hs.len() as u64) as usize];
             json!({"id": format!("n{n}"), "pos": [hx + 1.0 + 9.0 * rng.unit(),
                                                    hy + 1.0 + 9.0 * rng.unit()],
-                   "speed": 8, "tree": format!("npc{}", n % VARIANTS)})
+                   "speed": 8, "tree": format!("day{}", n % VARIANTS)})
         })
         .collect();
     let n_areas = areas.len();

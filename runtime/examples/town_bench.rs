@@ -22,6 +22,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Instant;
 
+#[path = "common/city.rs"]
+mod city;
+
+use city::*;
 use serde_json::{Value as J, json};
 use townsfolk_runtime::Session;
 use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
@@ -56,118 +60,18 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// District side, world units.
-const D: f64 = 60.0;
 const DISTRICTS: usize = 11;
 const DAILY: usize = 8_000;
 const TALKERS: usize = 2_000;
 const EVENTS: usize = 400;
-/// Building kinds of the 16 slots of a district (4 × 4).
-const SLOTS: [&str; 16] = [
-    "home", "work", "home", "pub", "home", "market", "home", "work", "work", "home", "pub", "home",
-    "market", "home", "work", "home",
-];
-/// (behavior, building kind).
-const BEHAVIORS: [(&str, &str); 4] = [
-    ("sleep", "home"),
-    ("work", "work"),
-    ("fun", "pub"),
-    ("shop", "market"),
-];
-const FOUR_STEP: [(f64, f64, &str); 4] = [
-    (22.0, 6.0, "sleep"),
-    (6.0, 14.0, "work"),
-    (14.0, 18.0, "fun"),
-    (18.0, 22.0, "shop"),
-];
-const SIX_STEP: [(f64, f64, &str); 6] = [
-    (23.0, 6.0, "sleep"),
-    (6.0, 8.0, "shop"),
-    (8.0, 12.0, "work"),
-    (12.0, 13.0, "fun"),
-    (13.0, 18.0, "work"),
-    (18.0, 23.0, "fun"),
-];
-const VARIANTS: usize = 8;
-
-/// xorshift64: the generator's own deterministic numbers.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// `n` ≥ 1: a number in `0..n` from the generator.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    (rng.next() % n as u64) as usize
 }
 
-fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> J {
-    json!({"rect": {"min": [x0, y0], "max": [x1, y1]}})
-}
-
-/// A `request` node asking for `behavior`, forbidding the other three.
-fn request(id: &str, behavior: &str) -> J {
-    let forbid: Vec<&str> = BEHAVIORS
-        .iter()
-        .map(|b| b.0)
-        .filter(|b| *b != behavior)
-        .collect();
-    json!({"id": id, "type": "request",
-           "prefer": [{"template": behavior, "weight": 1}], "forbid": forbid})
-}
-
-/// An NPC day: a reactive selector of time windows, shifted by `offset` hours.
-fn day_tree(id: &str, schedule: &[(f64, f64, &str)], offset: f64) -> J {
-    let wrap = |h: f64| (h + offset).rem_euclid(24.0);
-    let mut branches: Vec<J> = schedule
-        .iter()
-        .enumerate()
-        .map(|(k, &(from, to, b))| {
-            json!({"id": format!("step{k}"), "type": "sequence", "children": [
-                {"id": format!("when{k}"), "type": "time_window",
-                 "from_hour": wrap(from), "to_hour": wrap(to)},
-                request(&format!("ask{k}"), b)]})
-        })
-        .collect();
-    branches.push(json!({"id": "idle", "type": "wait", "seconds": 1}));
-    json!({"id": id, "root": {"id": "day", "type": "selector", "reactive": true,
-                              "children": branches}})
-}
-
+/// The city's trees, the pubs' brain and handlers, and the talkers' tree.
 fn trees() -> Vec<J> {
-    let mut trees = Vec::new();
-    for v in 0..VARIANTS {
-        let offset = (v / 2) as f64 * 0.25;
-        let schedule: &[(f64, f64, &str)] = if v % 2 == 0 { &FOUR_STEP } else { &SIX_STEP };
-        trees.push(day_tree(&format!("day{v}"), schedule, offset));
-    }
-    for &(b, kind) in &BEHAVIORS {
-        trees.push(
-            json!({"id": format!("go_{b}"), "root": {"id": "go", "type": "sequence",
-            "children": [{"id": "walk", "type": "go_to_child", "kind": kind},
-                         request("inside", b)]}}),
-        );
-        trees.push(
-            json!({"id": format!("city_{b}"), "root": {"id": "go", "type": "sequence",
-            "children": [{"id": "walk", "type": "go_to_child", "kind": "district",
-                          "choose": "nearest"},
-                         request("inside", b)]}}),
-        );
-    }
-    trees.push(json!({"id": "do_sleep", "root": {"id": "zz", "type": "wait", "seconds": 10}}));
-    trees.push(json!({"id": "do_work", "root":
-        {"id": "toil", "type": "animate", "animation": "work", "seconds": 8}}));
-    trees.push(json!({"id": "do_fun", "root":
-        {"id": "drink", "type": "animate", "animation": "drink", "seconds": 5}}));
-    trees.push(json!({"id": "do_shop", "root":
-        {"id": "buy", "type": "animate", "animation": "shop", "seconds": 3}}));
+    let mut trees = city_trees();
     // The pub's brain: the drinking template closes while the pub is full.
     trees.push(
         json!({"id": "pub_brain", "root": {"id": "pb", "type": "selector", "children": [
@@ -245,7 +149,7 @@ fn town_json() -> String {
 
     let mut npcs: Vec<J> = (0..DAILY)
         .map(|n| {
-            let (hx, hy) = homes[rng.below(homes.len())];
+            let (hx, hy) = homes[below(&mut rng, homes.len())];
             json!({"id": format!("n{n}"), "pos": [hx + 1.5 + 8.0 * rng.unit(),
                                                    hy + 1.5 + 8.0 * rng.unit()],
                    "speed": 8, "tree": format!("day{}", n % VARIANTS)})
@@ -300,16 +204,16 @@ fn town_json() -> String {
     let mut events = Vec::new();
     let mut ids = Vec::new();
     for e in 0..EVENTS {
-        let nb = rng.below(EVENTS / 4);
+        let nb = below(&mut rng, EVENTS / 4);
         let mut ev = json!({"id": format!("ev{e}"), "title": format!("Event {e}"),
-            "not_before": nb, "not_after": nb + 5 + rng.below(55),
+            "not_before": nb, "not_after": nb + 5 + below(&mut rng, 55),
             "success_probability": 0.7,
             "on_success": [{"do": "add_counter", "counter": "story_done", "by": 1}]});
         if e > 0 {
-            let after: Vec<J> = (0..rng.below(4))
+            let after: Vec<J> = (0..below(&mut rng, 4))
                 .map(|_| {
-                    let back = 1 + rng.below(e.min(16));
-                    let outcome = if rng.below(2) == 0 {
+                    let back = 1 + below(&mut rng, e.min(16));
+                    let outcome = if below(&mut rng, 2) == 0 {
                         "success"
                     } else {
                         "failure"
