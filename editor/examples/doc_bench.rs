@@ -335,6 +335,7 @@ fn main() -> Result<()> {
             .build_eframe(|_cc| EditorApp::with_default_pack());
         println!("bundled pack: first frame {:.0} ms", ms(t0.elapsed()));
         drop(small);
+        println!("io::open (read, load + check, document) {open_ms:.0} ms");
         println!(
             "from_file {app_ms:.0} ms, first frame {first_frame_ms:.0} ms, next {second_frame_ms:.0} ms; Ctrl+O in a running editor: {open_frame_ms:.0} ms, with the first frame of the pack {reopen_ms:.0} ms"
         );

@@ -110,9 +110,24 @@ pub fn open(path: &Path) -> Document {
 /// [`open`], also giving the program the load's checks compiled, when it can run (no
 /// errors): the preview starts on it instead of compiling the pack again.
 pub fn open_built(path: &Path) -> (Document, Option<Arc<Program>>) {
-    let (loaded, program) = townsfolk_runtime::program::load_file_built(path);
-    if let Ok(text) = std::fs::read_to_string(path) {
-        super::watch::note_own_write(path, &text);
+    match townsfolk_runtime::pack::read_file(path) {
+        Ok(bytes) => open_built_bytes(path, &bytes),
+        Err(d) => (
+            Document::from_loaded(
+                townsfolk_runtime::pack::Loaded::refused(d),
+                Some(path.to_path_buf()),
+            ),
+            None,
+        ),
+    }
+}
+
+/// [`open_built`] of a file already read (`bytes`: all of `path`), so that opening reads a
+/// 10 MB pack once, not once per question asked of it.
+pub fn open_built_bytes(path: &Path, bytes: &[u8]) -> (Document, Option<Arc<Program>>) {
+    let (loaded, program) = townsfolk_runtime::program::load_bytes_built(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        super::watch::note_own_write(path, text);
     }
     (
         Document::from_loaded(loaded, Some(path.to_path_buf())),

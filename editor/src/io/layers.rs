@@ -50,9 +50,14 @@ pub fn is_layered(path: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(path) else {
         return false;
     };
+    is_layered_text(&text)
+}
+
+/// [`is_layered`] of a pack file's text already read: a top-level `extends`.
+pub fn is_layered_text(text: &str) -> bool {
     text.contains("\"extends\"")
         && matches!(
-            serde_json::from_str::<Value>(&text),
+            serde_json::from_str::<Value>(text),
             Ok(Value::Object(m)) if m.contains_key("extends")
         )
 }

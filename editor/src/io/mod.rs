@@ -27,11 +27,15 @@ mod recovery;
 mod watch;
 
 pub use export::{ExportError, ExportForm, ExportOptions, export};
-pub use files::{IoError, open, open_built, save, save_document, save_document_as, test_hooks};
+pub use files::{
+    IoError, open, open_built, open_built_bytes, save, save_document, save_document_as, test_hooks,
+};
 pub use interop::{
     BtcppExportError, ImportFormat, TreeImport, TreeImportError, export_btcpp, import_trees,
 };
-pub use layers::{Layered, Mark, asset_marks, is_layered, open_layered, save_layered, watch_pack};
+pub use layers::{
+    Layered, Mark, asset_marks, is_layered, is_layered_text, open_layered, save_layered, watch_pack,
+};
 pub use recent::Recent;
 pub use recovery::{
     AUTOSAVE_INTERVAL, Autosave, Recovery, discard_recovery, find_recovery, recovery_path,

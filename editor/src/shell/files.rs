@@ -136,10 +136,23 @@ type Read = (Document, bool, Option<Arc<Program>>, Option<io::Layered>);
 /// Reads a pack file (or folder pack) into a document; a pack with `extends` opens over its
 /// bases.
 fn load(path: &Path) -> Read {
-    if io::is_layered(path) {
+    // A file is read once: the same bytes answer "is it a mod?" and are loaded.
+    let bytes = if path.is_dir() {
+        None
+    } else {
+        townsfolk_runtime::pack::read_file(path).ok()
+    };
+    let layered = match &bytes {
+        Some(b) => std::str::from_utf8(b).is_ok_and(io::is_layered_text),
+        None => io::is_layered(path),
+    };
+    if layered {
         return load_layers(&[path.to_path_buf()]);
     }
-    let (doc, program) = io::open_built(path);
+    let (doc, program) = match &bytes {
+        Some(b) => io::open_built_bytes(path, b),
+        None => io::open_built(path),
+    };
     let unreadable = is_unreadable(&doc);
     (doc, unreadable, program, None)
 }
