@@ -14,12 +14,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as J;
 
-use crate::pack::{Literal, Node, NodeKind, Pack, TreeDef, VarDecl};
-use crate::value::Type;
+use crate::pack::{Node, NodeKind, Pack, TreeDef, VarDecl};
 
 use super::files::{Root, read_text};
 use super::limits::{MAX_FILES, MAX_INCLUDE_DEPTH, MAX_TREE_DEPTH, MAX_TREE_NODES};
-use super::report::{ImportError, ImportReport, Placeholder};
+use super::report::{ImportError, ImportReport, Placeholder, declare_stub};
 use super::{Imported, finish, script};
 
 /// Comment prefix of a behavior3 placeholder; the source node's JSON follows.
@@ -500,22 +499,7 @@ fn map_node(
     }
     // A placeholder: a condition over a declared blackboard bool; the source node (args,
     // input, output) stays in the comment.
-    let var: String = std::iter::once("stub_".to_string())
-        .chain(ty.chars().map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_string()
-            } else {
-                "_".into()
-            }
-        }))
-        .collect();
-    ctx.blackboard.entry(var.clone()).or_insert(VarDecl {
-        ty: Type::Bool,
-        default: Some(Literal::Bool(true)),
-        comment: Some(format!(
-            "stands for the result of behavior3 {category} `{ty}` until it is mapped"
-        )),
-    });
+    let var = declare_stub(&mut ctx.blackboard, "behavior3", category, ty);
     let mut source = serde_json::Map::new();
     for k in ["name", "args", "properties", "input", "output"] {
         if let Some(v) = n.get(k) {

@@ -3,12 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::pack::{Literal, Node, NodeKind, VarDecl};
-use crate::value::Type;
+use crate::pack::{Node, NodeKind, VarDecl};
 
 use super::btcpp_read::line_of;
 use super::limits::{MAX_STRING_CHARS, MAX_TREE_DEPTH, MAX_TREE_NODES};
-use super::report::{ImportError, ImportReport, Placeholder};
+use super::report::{ImportError, ImportReport, Placeholder, declare_stub};
 use super::script;
 
 /// Comment prefix of a placeholder: the source element follows, so export restores it.
@@ -597,22 +596,7 @@ impl<'a> TreeCtx<'a> {
         category: &str,
         ty: &str,
     ) -> Result<Node, ImportError> {
-        let var: String = std::iter::once("stub_".to_string())
-            .chain(ty.chars().map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_string()
-                } else {
-                    "_".into()
-                }
-            }))
-            .collect();
-        self.blackboard.entry(var.clone()).or_insert(VarDecl {
-            ty: Type::Bool,
-            default: Some(Literal::Bool(true)),
-            comment: Some(format!(
-                "stands for the result of BehaviorTree.CPP {category} `{ty}` until it is mapped"
-            )),
-        });
+        let var = declare_stub(&mut self.blackboard, "BehaviorTree.CPP", category, ty);
         let mut node = self.plain(NodeKind::Condition { expr: var.clone() }, Vec::new());
         node.comment = Some(format!(
             "{PLACEHOLDER_PREFIX}{}",

@@ -1,9 +1,13 @@
 //! What an import tells its user: warnings naming file, line and construct, the placeholder
 //! nodes to map by hand, and the errors that stop an import.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::pack::{Literal, VarDecl};
+use crate::value::Type;
 
 /// A construct imported approximately or dropped.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -114,4 +118,32 @@ pub enum ImportError {
         what: &'static str,
         limit: usize,
     },
+}
+
+/// Declares (once per tree) the blackboard bool that stands for an unmapped `category` node
+/// `ty` of `tool` until the user maps it, and gives its name, `stub_TYPE` (characters that
+/// cannot be in a variable name become `_`): a placeholder is a `condition` over it.
+pub(crate) fn declare_stub(
+    blackboard: &mut BTreeMap<String, VarDecl>,
+    tool: &str,
+    category: &str,
+    ty: &str,
+) -> String {
+    let var: String = std::iter::once("stub_".to_string())
+        .chain(ty.chars().map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_string()
+            } else {
+                "_".into()
+            }
+        }))
+        .collect();
+    blackboard.entry(var.clone()).or_insert(VarDecl {
+        ty: Type::Bool,
+        default: Some(Literal::Bool(true)),
+        comment: Some(format!(
+            "stands for the result of {tool} {category} `{ty}` until it is mapped"
+        )),
+    });
+    var
 }
