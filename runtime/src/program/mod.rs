@@ -60,18 +60,69 @@ pub fn check(pack: &Pack) -> Vec<Diagnostic> {
 /// Fills in the named paths of diagnostics about an in-memory pack, from the ids in it (the
 /// text-less form of what `diag::locate_all` does from a pack's text).
 pub fn name_paths(pack: &Pack, diags: &mut [Diagnostic]) {
-    // Each section of the pack as a JSON value, made when a path first enters it.
-    let mut sections: std::collections::BTreeMap<String, Option<serde_json::Value>> =
+    // The items the paths go through, each as a JSON value made when a path first enters
+    // it: one tree or NPC, not its whole section (the editor's checker names the
+    // diagnostics of every edit).
+    let mut items: std::collections::BTreeMap<String, Option<serde_json::Value>> =
         std::collections::BTreeMap::new();
     for d in diags {
         d.named_path = diag::named(&d.path, |element| {
-            let cut = element.find(['.', '[']).unwrap_or(element.len());
-            let (top, rest) = element.split_at(cut);
-            let v = sections
-                .entry(top.to_string())
-                .or_insert_with(|| section_value(pack, top));
+            // `trees[12].root.children[2]` → the item `trees[12]`, then `.root.children[2]`.
+            let (item, rest) = match element.find(']') {
+                Some(end) if item_at(&element[..=end]).is_some() => element.split_at(end + 1),
+                _ => {
+                    let cut = element.find(['.', '[']).unwrap_or(element.len());
+                    element.split_at(cut)
+                }
+            };
+            let v = items
+                .entry(item.to_string())
+                .or_insert_with(|| item_value(pack, item).or_else(|| section_value(pack, item)));
             diag::element_name(v.as_ref()?, rest)
         });
+    }
+}
+
+/// The lists whose items `name_paths` makes values of one by one.
+const ITEM_LISTS: [&str; 10] = [
+    "trees",
+    "areas",
+    "events",
+    "scenarios",
+    "casts",
+    "triggers",
+    "tests",
+    "world.npcs",
+    "world.objects",
+    "world.walls",
+];
+
+/// `trees[3]` → (`trees`, 3), for the lists of [`ITEM_LISTS`].
+fn item_at(item: &str) -> Option<(&str, usize)> {
+    let (list, i) = item.strip_suffix(']')?.split_once('[')?;
+    ITEM_LISTS
+        .contains(&list)
+        .then_some((list, i.parse().ok()?))
+}
+
+/// The item at `trees[3]`, `world.npcs[5]`, … as a JSON value (`None`: not such a path).
+fn item_value(pack: &Pack, item: &str) -> Option<serde_json::Value> {
+    let (list, i) = item_at(item)?;
+    fn one<T: serde::Serialize>(items: &[T], i: usize) -> Option<serde_json::Value> {
+        serde_json::to_value(items.get(i)?).ok()
+    }
+    match list {
+        "trees" => one(&pack.trees, i),
+        "areas" => one(&pack.areas, i),
+        "events" => one(&pack.events, i),
+        "scenarios" => one(&pack.scenarios, i),
+        "casts" => one(&pack.casts, i),
+        "triggers" => one(&pack.triggers, i),
+        "tests" => one(&pack.tests, i),
+        "world.npcs" => one(&pack.world.npcs, i),
+        "world.objects" => one(&pack.world.objects, i),
+        "world.walls" => one(&pack.world.walls, i),
+        _ => None,
     }
 }
 

@@ -195,3 +195,22 @@ fn check_names_paths_and_orders_errors_first() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn check_names_the_items_its_paths_go_through() {
+    let mut pack = load_str(include_str!("../../../samples/guards.json"))
+        .pack
+        .expect("sample");
+    let npc = pack.world.npcs.len() - 1;
+    pack.world.npcs[npc].tree = "no_such_tree".into();
+    let id = pack.world.npcs[npc].id.clone();
+    let diags = super::check(&pack);
+    let d = diags
+        .iter()
+        .find(|d| d.path == format!("world.npcs[{npc}].tree"))
+        .expect("the unknown tree is reported");
+    assert_eq!(
+        d.named_path.as_deref(),
+        Some(format!("world.npcs[{npc}] ({id}).tree").as_str())
+    );
+}
