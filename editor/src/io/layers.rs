@@ -55,11 +55,13 @@ pub fn is_layered(path: &Path) -> bool {
 
 /// [`is_layered`] of a pack file's text already read: a top-level `extends`.
 pub fn is_layered_text(text: &str) -> bool {
+    /// Only the top-level key asked about; everything else is skipped, not built.
+    #[derive(serde::Deserialize)]
+    struct Top {
+        extends: Option<serde::de::IgnoredAny>,
+    }
     text.contains("\"extends\"")
-        && matches!(
-            serde_json::from_str::<Value>(text),
-            Ok(Value::Object(m)) if m.contains_key("extends")
-        )
+        && serde_json::from_str::<Top>(text).is_ok_and(|t| t.extends.is_some())
 }
 
 /// Opens a mod over its bases (`paths`: the bases first, the mod last; or the mod alone,
