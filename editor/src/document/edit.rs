@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 use townsfolk_runtime::pack::{
     BreakpointDef, ClockDef, GraphLayout, Node, NodeKind, NodeLayout, Pack, Rect, TreeDirection,
-    VarDecl,
+    VarDecl, WallDef,
 };
 
 use super::asset::{AssetKind, AssetValue};
@@ -122,6 +122,8 @@ pub struct WorldSettings {
     pub dt: f64,
     pub clock: ClockDef,
     pub scenario: Option<String>,
+    /// Walls and their doors (a door names its object: renaming the object rewrites it).
+    pub walls: Vec<WallDef>,
 }
 
 impl WorldSettings {
@@ -131,6 +133,7 @@ impl WorldSettings {
             dt: pack.world.dt,
             clock: pack.world.clock.clone(),
             scenario: pack.world.scenario.clone(),
+            walls: pack.world.walls.clone(),
         }
     }
 }
@@ -296,6 +299,7 @@ pub fn apply(pack: &mut Pack, edit: Edit) -> Result<Edit, EditError> {
             pack.world.dt = s.dt;
             pack.world.clock = s.clock;
             pack.world.scenario = s.scenario;
+            pack.world.walls = s.walls;
             Ok(Edit::World(old))
         }
         Edit::Flag { name, value } => {

@@ -93,6 +93,8 @@ enum Unit {
     Flags,
     Counters,
     WorldScenario,
+    /// `world.walls` (doors name their objects).
+    Walls,
 }
 
 /// The unit of a reference and the number of path segments that lead to it.
@@ -121,6 +123,7 @@ fn unit_of(r: &Ref) -> Option<(Unit, usize)> {
             "flags" => Some((Unit::Flags, 2)),
             "counters" => Some((Unit::Counters, 2)),
             "scenario" => Some((Unit::WorldScenario, 2)),
+            "walls" => Some((Unit::Walls, 2)),
             _ => None,
         },
         "editor" => match k(1)? {
@@ -326,6 +329,18 @@ pub fn rename(pack: &Pack, target: &Target, new: &str) -> Result<Edit, EditError
             Unit::WorldScenario => {
                 let mut s = WorldSettings::of(pack);
                 s.scenario = Some(new.to_string());
+                edits.push(Edit::World(s));
+            }
+            Unit::Walls => {
+                let mut json = serde_json::to_value(&pack.world.walls)
+                    .map_err(|e| EditError::Invalid(e.to_string()))?;
+                for (r, depth) in &list {
+                    rewrite(&mut json, &r.segs[*depth..], r.place, new)
+                        .map_err(EditError::Invalid)?;
+                }
+                let mut s = WorldSettings::of(pack);
+                s.walls =
+                    serde_json::from_value(json).map_err(|e| EditError::Invalid(e.to_string()))?;
                 edits.push(Edit::World(s));
             }
         }

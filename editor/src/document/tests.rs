@@ -679,6 +679,40 @@ fn rename_a_tree_and_every_reference_follows() {
 }
 
 #[test]
+fn rename_a_door_object_and_its_wall_follows() {
+    let mut p = sample("dungeon");
+    let p0 = p.clone();
+    let door = p
+        .world
+        .walls
+        .iter()
+        .flat_map(|w| &w.doors)
+        .map(|d| d.object.clone())
+        .next()
+        .expect("the dungeon sample has a door in a wall");
+    let e = rename_asset(&p, AssetKind::Object, &door, "vault_gate").unwrap();
+    let inv = apply(&mut p, e).unwrap();
+    let objects: Vec<&str> = p
+        .world
+        .walls
+        .iter()
+        .flat_map(|w| &w.doors)
+        .map(|d| d.object.as_str())
+        .collect();
+    assert!(objects.contains(&"vault_gate"), "{objects:?}");
+    assert!(!objects.contains(&door.as_str()), "{objects:?}");
+    assert!(
+        townsfolk_runtime::program::check(&p)
+            .iter()
+            .all(|d| !d.is_error()),
+        "{:#?}",
+        townsfolk_runtime::program::check(&p)
+    );
+    apply(&mut p, inv).unwrap();
+    assert_eq!(canon(&p), canon(&p0));
+}
+
+#[test]
 fn rename_a_node_moves_its_layout_and_breakpoints() {
     let mut p = small_pack();
     let target = Target::Node {

@@ -611,6 +611,19 @@ impl<'a> Walker<'a> {
             self.pop();
         }
         self.pop();
+        self.key("walls");
+        for (i, wall) in w.walls.iter().enumerate() {
+            self.idx(i);
+            self.key("doors");
+            for (j, d) in wall.doors.iter().enumerate() {
+                self.idx(j);
+                self.field("object", Target::Object(d.object.clone()), Role::Use);
+                self.pop();
+            }
+            self.pop();
+            self.pop();
+        }
+        self.pop();
         if let Some(s) = &w.scenario {
             self.field("scenario", Target::Scenario(s.clone()), Role::Use);
         }
@@ -1119,7 +1132,9 @@ mod tests {
         let text = r#"{
           "format": "townsfolk-pack", "version": 1, "name": "refs",
           "world": { "flags": { "alarm": false }, "counters": { "coins": 0 },
-            "objects": [ { "id": "door", "pos": [1, 1] } ],
+            "objects": [ { "id": "door", "kind": "door", "pos": [1, 1] } ],
+            "walls": [ { "id": "w", "shape": { "line": [[0, 1], [3, 1]] },
+                         "doors": [ { "object": "door" } ] } ],
             "npcs": [ { "id": "bob", "pos": [0, 0], "tree": "main", "vars": { "hunger": 0.5 },
                         "inboxes": ["orders"] } ] },
           "trees": [
@@ -1171,6 +1186,10 @@ mod tests {
         has(
             Target::Object("door".into()),
             "trees[0].root.children[2].target.object",
+        );
+        has(
+            Target::Object("door".into()),
+            "world.walls[0].doors[0].object",
         );
         has(
             Target::Tree("helper".into()),
