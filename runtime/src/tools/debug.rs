@@ -76,12 +76,28 @@ pub fn handle_line(d: &mut Debugger, line: &str) -> Option<Value> {
     crate::tools::handle(d, 1, line).map(|r| r.unwrap_or_else(|fault| fault))
 }
 
+/// Most ticks one `run` or `continue` command may ask for (about 400 game days at the
+/// samples' clock): a larger count is refused at its field, so a typo cannot leave the
+/// debugger busy for hours with no way to answer the next line.
+pub const MAX_TICKS_PER_COMMAND: u64 = 1_000_000;
+
 fn u64_arg(obj: &Map<String, Value>, key: &'static str, default: u64) -> Result<u64, LineError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(v) => v
             .as_u64()
             .ok_or_else(|| LineError::found(key, "a non-negative integer", v)),
+    }
+}
+
+fn ticks_arg(obj: &Map<String, Value>, default: u64) -> Result<u64, LineError> {
+    let expected = || format!("a whole number of ticks in [0, {MAX_TICKS_PER_COMMAND}]");
+    match obj.get("ticks") {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .filter(|&n| n <= MAX_TICKS_PER_COMMAND)
+            .ok_or_else(|| LineError::found("ticks", expected(), v)),
     }
 }
 
@@ -159,12 +175,12 @@ fn handle(d: &mut Debugger, name: &str, obj: &Map<String, Value>) -> Result<Valu
             Ok(json!({"ok": true, "breakpoints": list}))
         }
         "continue" => {
-            let ticks = u64_arg(obj, "ticks", 10_000)?;
+            let ticks = ticks_arg(obj, 10_000)?;
             let stop = d.continue_for(ticks);
             Ok(position(d, &stop))
         }
         "run" => {
-            let ticks = u64_arg(obj, "ticks", 1)?;
+            let ticks = ticks_arg(obj, 1)?;
             let stop = d.run_ticks(ticks);
             Ok(position(d, &stop))
         }

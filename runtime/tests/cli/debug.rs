@@ -103,6 +103,47 @@ fn debug_survives_garbage_on_stdin() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
+/// A tick count over the cap is refused at its field, and the session goes on.
+#[test]
+fn a_huge_tick_count_is_refused_at_its_field() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_townsfolk"))
+        .args(["debug", "--seed", "1"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/guards.json"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"{\"cmd\":\"run\",\"ticks\":18446744073709551615}\n{\"cmd\":\"continue\",\"ticks\":1000001}\n{\"cmd\":\"run\",\"ticks\":2}\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let replies: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(replies.len(), 3, "{stdout}");
+    for r in &replies[..2] {
+        assert_eq!(r["ok"], false, "{r}");
+        assert!(
+            r["error"].as_str().is_some_and(|e| e.contains("ticks")),
+            "{r}"
+        );
+        assert!(
+            r["expected"]
+                .as_str()
+                .is_some_and(|e| e.contains("1000000")),
+            "{r}"
+        );
+    }
+    assert_eq!(replies[2]["tick"], 2, "{}", replies[2]);
+}
+
 /// The README's condition-breakpoint example runs on the sample it names and stops there.
 #[test]
 fn readme_condition_breakpoint_example_hits() {
