@@ -8,10 +8,12 @@ use serde_json::{Map, Value};
 use crate::pack::Pack;
 
 /// Every event kind a trace can hold (README: `run --trace`, smart areas, story events,
-/// triggers, conversations), for checking `--kind` names.
+/// triggers, conversations), for checking `--kind` names. A test keeps it equal to the kinds
+/// `trace.rs` writes (and `end`, the last line `townsfolk run` adds).
 pub const KINDS: &[&str] = &[
     "status",
     "message",
+    "received",
     "flag",
     "counter",
     "say",
@@ -415,6 +417,22 @@ pub fn text_line(ev: &Event, clock: Option<&Clock>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_are_the_ones_the_trace_writes() {
+        // Every `"kind": "…"` literal of the trace writer, and `run`'s closing `end` line.
+        let mut written: Vec<&str> = include_str!("../trace.rs")
+            .split("\"kind\": \"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .chain(["end"])
+            .collect();
+        written.sort_unstable();
+        written.dedup();
+        let mut kinds = KINDS.to_vec();
+        kinds.sort_unstable();
+        assert_eq!(kinds, written);
+    }
 
     fn ev(line: &str) -> Event {
         read_line(line).unwrap().unwrap()
