@@ -79,7 +79,7 @@ fn per_event(unrelated: usize) -> f64 {
         } else {
             WorldEvent::Exit { npc: 0, area }
         };
-        triggers::report(&prog, &mut s.world_mut().triggers, ev);
+        triggers::report(&prog, s.world_mut(), ev);
         s.run_triggers();
     }
     let ns = t0.elapsed().as_nanos() as f64 / iters as f64;

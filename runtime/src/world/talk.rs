@@ -337,20 +337,40 @@ pub struct TalkState {
     pub(crate) handovers: Vec<u32>,
     /// How many characters take part in a cast (`cast` not NONE).
     pub(crate) in_layer: u32,
+    /// Those characters, in NPC order (the only ones with a turn, in the grid and in the
+    /// observer-level groups), and the ones that left the layer since the groups were last
+    /// observed (their group label is cleared then). Derived from `chars` (not hashed).
+    pub(crate) layer: Vec<u32>,
+    pub(crate) left: Vec<u32>,
+    /// NPCs whose `mail` flag went on since the layer's last step (each once).
+    pub(crate) mailed: Vec<u32>,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
     pub(crate) scratch: Scratch,
 }
 
+/// A bucket of the spatial grid: its list in `Scratch::items` (first and last entry),
+/// valid in the build with this stamp.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Head {
+    pub(crate) stamp: u32,
+    pub(crate) first: u32,
+    pub(crate) last: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
-    pub(crate) starts: Vec<u32>,
+    /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
+    /// its stamp is the last build's; the characters listed, and each one's successor in
+    /// its bucket's list.
+    pub(crate) heads: Vec<Head>,
+    pub(crate) stamp: u32,
     pub(crate) items: Vec<u32>,
+    pub(crate) next: Vec<u32>,
     pub(crate) parent: Vec<u32>,
-    pub(crate) fill: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
     pub(crate) sort_tmp: Vec<(u32, u32, u32)>,
@@ -368,6 +388,9 @@ impl TalkState {
             wake: vec![u64::MAX; npcs],
             handovers: Vec::new(),
             in_layer: 0,
+            layer: Vec::new(),
+            left: Vec::new(),
+            mailed: Vec::new(),
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),
@@ -376,8 +399,11 @@ impl TalkState {
     /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
     /// scripted messages): the layer looks into that inbox on its next step.
     pub(crate) fn note_mail(&mut self, npc: u32) {
-        if let Some(m) = self.mail.get_mut(npc as usize) {
+        if let Some(m) = self.mail.get_mut(npc as usize)
+            && !*m
+        {
             *m = true;
+            self.mailed.push(npc);
         }
     }
     /// The NPC left the world or died: it leaves the conversation layer at its next step,

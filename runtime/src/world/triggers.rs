@@ -78,6 +78,13 @@ pub struct TriggerState {
     pub(crate) moved: Vec<u32>,
     /// Per NPC: sensors it is inside, sorted.
     pub(crate) inside: Vec<Vec<u32>>,
+    /// Who is inside, kept up to date whatever the triggers do (reloading or not), so that
+    /// [`recount`] needs no scan of every NPC: per leaf, for `in_area` conditions, the NPCs
+    /// it matches with the area in their `areas` (counted when the change is reported, see
+    /// [`report`]); per sensor, the NPCs whose `inside` list holds it. Derived from the
+    /// NPCs' areas and `inside` (not hashed).
+    pub(crate) area_occupants: Vec<u32>,
+    pub(crate) sensor_occupants: Vec<u32>,
     pub(crate) flags_seen: Vec<bool>,
     pub(crate) counters_seen: Vec<i64>,
     /// Per declared NPC: its spawned copies.
@@ -106,6 +113,8 @@ impl TriggerState {
             count: vec![0; l],
             changed: vec![u64::MAX; l],
             evaluated: vec![u64::MAX; l],
+            area_occupants: vec![0; l],
+            sensor_occupants: vec![0; tp.sensors.len()],
             copies: vec![Vec::new(); p.npcs.len()],
             ..TriggerState::default()
         }
@@ -189,15 +198,33 @@ impl TriggerState {
 }
 
 /// Queues a world event for the triggers that listen to its kind (nothing when none does).
-pub fn report(p: &Program, st: &mut TriggerState, ev: WorldEvent) {
+/// Called when the change is made (the NPC's `areas` already or about to be updated: the
+/// event is the change), so that the `in_area` conditions' occupant counts follow every entry
+/// and exit, whether or not the feed has room and whether or not the trigger is reloading.
+pub fn report(p: &Program, w: &mut World, ev: WorldEvent) {
     let tp = &p.triggers;
     let wanted = match ev {
-        WorldEvent::Enter { area, .. } | WorldEvent::Exit { area, .. } => {
-            tp.listeners.contains_key(&Key::Area(area))
+        WorldEvent::Enter { npc, area } | WorldEvent::Exit { npc, area } => {
+            let up = matches!(ev, WorldEvent::Enter { .. });
+            let listening = tp.listeners(Key::Area(area));
+            for &l in listening {
+                if let LeafKind::InArea { who, .. } = tp.leaves[l as usize].kind
+                    && who.matches(w, npc)
+                    && let Some(c) = w.triggers.area_occupants.get_mut(l as usize)
+                {
+                    *c = if up {
+                        c.saturating_add(1)
+                    } else {
+                        c.saturating_sub(1)
+                    };
+                }
+            }
+            !listening.is_empty()
         }
         WorldEvent::Received { .. } => tp.wants_messages,
         WorldEvent::Died { .. } => tp.wants_deaths,
     };
+    let st = &mut w.triggers;
     if wanted && st.feed.len() < MAX_FEED {
         st.feed.push(ev);
     }
@@ -277,11 +304,15 @@ pub(crate) fn recount(p: &Program, w: &World, st: &mut TriggerState, t: u32, tic
         let li = l as usize;
         let now = match tp.leaves[li].kind {
             LeafKind::InArea { who, area } => {
-                let inside = (0..w.npcs.len() as u32)
-                    .filter(|&i| {
-                        who.matches(w, i) && w.npcs[i as usize].areas.binary_search(&area).is_ok()
-                    })
-                    .count() as i64;
+                let inside = st.area_occupants.get(li).copied().unwrap_or(0) as i64;
+                debug_assert_eq!(
+                    inside as usize,
+                    (0..w.npcs.len() as u32)
+                        .filter(|&i| who.matches(w, i)
+                            && w.npcs[i as usize].areas.binary_search(&area).is_ok())
+                        .count(),
+                    "the occupant count of leaf {l} is who is in area {area}"
+                );
                 // Entries and exits still in the feed are counted when they are delivered.
                 let pending: i64 = st
                     .feed
@@ -296,11 +327,22 @@ pub(crate) fn recount(p: &Program, w: &World, st: &mut TriggerState, t: u32, tic
             }
             // (Sensors: `inside` is what was counted so far; NPCs that moved since are
             // matched in the next `sensors` step.)
-            LeafKind::InSensor { sensor, .. } => st
-                .inside
-                .iter()
-                .filter(|s| s.binary_search(&sensor).is_ok())
-                .count(),
+            LeafKind::InSensor { sensor, .. } => {
+                let inside = st
+                    .sensor_occupants
+                    .get(sensor as usize)
+                    .copied()
+                    .unwrap_or(0);
+                debug_assert_eq!(
+                    inside as usize,
+                    st.inside
+                        .iter()
+                        .filter(|s| s.binary_search(&sensor).is_ok())
+                        .count(),
+                    "the occupant count of sensor {sensor} is who is inside it"
+                );
+                inside as usize
+            }
             _ => continue,
         } as u32;
         if (st.count[li] > 0) != (now > 0) {

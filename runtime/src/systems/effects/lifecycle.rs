@@ -34,7 +34,7 @@ pub fn happened(p: &Program, w: &mut World, npc: Option<u32>, ev: TraceEvent, ou
         _ => None,
     };
     if let Some(e) = heard {
-        triggers::report(p, &mut w.triggers, e);
+        triggers::report(p, w, e);
     }
     out.emit(p, w, npc, ev);
 }

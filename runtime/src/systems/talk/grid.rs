@@ -24,7 +24,14 @@ pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
     (h >> 17) as usize & s.mask
 }
 
-/// Buckets every character in the layer by position (counting sort into a hashed grid).
+/// End of a bucket's list in [`Scratch::next`].
+const END: u32 = u32::MAX;
+
+/// Buckets every character in the layer (`TalkState::layer`, in NPC order) by position: one list per bucket of the hashed grid,
+/// in NPC order, linked through `next`. A bucket's head counts only when its stamp is this
+/// build's, so a build touches the buckets of the characters in the layer, never the whole
+/// table (which is sized by the number of NPCs, so that which cells share a bucket, and with
+/// it the order in which [`for_near`] visits characters, does not depend on how many talk).
 pub(super) fn build_grid(p: &Program, w: &mut World) {
     let t = &mut w.talk;
     let s = &mut t.scratch;
@@ -35,28 +42,30 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     s.cell = cell;
     let n = t.chars.len();
     let size = (2 * n).next_power_of_two().max(16);
+    s.stamp = s.stamp.wrapping_add(1);
+    if s.heads.len() != size || s.stamp == 0 {
+        s.heads.clear();
+        s.heads.resize(size, Head::default());
+        s.stamp = 1;
+    }
     s.mask = size - 1;
-    s.starts.clear();
-    s.starts.resize(size + 1, 0);
-    for (i, c) in t.vis.iter().enumerate() {
-        if c.cast != NONE {
-            let b = bucket(s, cell_of(s, w.pos[i]));
-            s.starts[b + 1] += 1;
-        }
-    }
-    for b in 0..size {
-        s.starts[b + 1] += s.starts[b];
-    }
-    let total = s.starts[size] as usize;
     s.items.clear();
-    s.items.resize(total, 0);
-    s.fill.clear();
-    s.fill.extend_from_slice(&s.starts);
-    for (i, c) in t.vis.iter().enumerate() {
-        if c.cast != NONE {
-            let b = bucket(s, cell_of(s, w.pos[i]));
-            s.items[s.fill[b] as usize] = i as u32;
-            s.fill[b] += 1;
+    s.next.clear();
+    for &i in &t.layer {
+        let b = bucket(s, cell_of(s, w.pos[i as usize]));
+        let k = s.items.len() as u32;
+        s.items.push(i);
+        s.next.push(END);
+        let h = &mut s.heads[b];
+        if h.stamp == s.stamp {
+            s.next[h.last as usize] = k;
+            h.last = k;
+        } else {
+            *h = Head {
+                stamp: s.stamp,
+                first: k,
+                last: k,
+            };
         }
     }
 }
@@ -65,7 +74,7 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
 /// (callers check the distance), each once, in a fixed order. `r` is at most the cell size
 /// (the grid's cell is the largest radius of any cast), so the 3×3 cells around `at` cover it.
 pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
-    if s.starts.is_empty() || r <= 0.0 {
+    if s.heads.is_empty() || r <= 0.0 {
         return;
     }
     let (cx, cy) = cell_of(s, at);
@@ -80,8 +89,14 @@ pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
             }
             seen[nseen] = b;
             nseen += 1;
-            for &j in &s.items[s.starts[b] as usize..s.starts[b + 1] as usize] {
-                f(j);
+            let h = s.heads[b];
+            if h.stamp != s.stamp {
+                continue;
+            }
+            let mut k = h.first;
+            while k != END {
+                f(s.items[k as usize]);
+                k = s.next[k as usize];
             }
         }
     }

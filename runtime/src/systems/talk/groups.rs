@@ -19,13 +19,16 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     let t = &mut cx.w.talk;
     let n = t.chars.len();
     let mut s = std::mem::take(&mut t.scratch);
-    s.parent.clear();
-    s.parent.extend(0..n as u32);
-    for i in 0..n {
+    let layer = std::mem::take(&mut t.layer);
+    // Only characters in the layer can be in a group (members are in the viewer's cast):
+    // everyone else is alone, and their labels were cleared when they left.
+    s.parent.resize(n, 0);
+    for &i in &layer {
+        s.parent[i as usize] = i;
+    }
+    for &i in &layer {
+        let i = i as usize;
         let c = &t.chars[i];
-        if c.cast == NONE {
-            continue;
-        }
         for m in &c.members {
             let j = m.npc as usize;
             if j > i && t.vis[j].cast == c.cast && t.chars[j].has(i as u32) {
@@ -42,14 +45,18 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     s.triples.clear();
     s.root_label.clear();
     s.root_label.resize(n, 0); // used first as sizes
-    for i in 0..n {
-        let r = find(&mut s.parent, i as u32);
-        s.parent[i] = r;
+    for &i in &layer {
+        s.root_label[i as usize] = 0;
+    }
+    for &i in &layer {
+        let r = find(&mut s.parent, i);
+        s.parent[i as usize] = r;
         s.root_label[r as usize] += 1;
     }
     let mut groups = 0u64;
     let mut size_sum = 0u64;
-    for i in 0..n {
+    for &i in &layer {
+        let i = i as usize;
         let r = s.parent[i];
         if s.root_label[r as usize] >= 2 {
             s.triples.push((t.chars[i].group, r, i as u32));
@@ -118,7 +125,9 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     s.counts = counts;
     // Only membership is asked of `taken`: its order never matters.
     s.taken.clear();
-    s.root_label.iter_mut().for_each(|l| *l = NONE);
+    for &i in &layer {
+        s.root_label[i as usize] = NONE;
+    }
     let counts = &s.counts;
     let mut k = 0;
     while k < counts.len() {
@@ -158,10 +167,17 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         }
         k = e;
     }
-    for i in 0..n {
-        let r = s.parent[i] as usize;
-        t.chars[i].group = s.root_label[r];
+    for &i in &layer {
+        let r = s.parent[i as usize] as usize;
+        t.chars[i as usize].group = s.root_label[r];
     }
+    for &i in &t.left {
+        if t.vis[i as usize].cast == NONE {
+            t.chars[i as usize].group = NONE;
+        }
+    }
+    t.left.clear();
+    t.layer = layer;
     t.scratch = s;
     for ev in events {
         let npc = match ev {

@@ -229,7 +229,12 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             let c = cx.cm(i);
             c.cast = NONE;
             c.speaking = false;
-            cx.w.talk.in_layer -= 1;
+            let t = &mut cx.w.talk;
+            t.in_layer -= 1;
+            if let Ok(k) = t.layer.binary_search(&i) {
+                t.layer.remove(k);
+            }
+            t.left.push(i);
         }
         if want != NONE {
             let k = &p.talk.casts[want as usize];
@@ -244,7 +249,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             c.next_plan = first_plan;
             c.noise = 0.0;
             c.away = Vec2::ZERO;
-            cx.w.talk.in_layer += 1;
+            let t = &mut cx.w.talk;
+            t.in_layer += 1;
+            if let Err(k) = t.layer.binary_search(&i) {
+                t.layer.insert(k, i);
+            }
         }
         cx.cm(i).settle(now);
         cx.cm(i).last_turn = now;
@@ -266,7 +275,29 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         build_grid(p, cx.w);
     }
     let inbox = p.talk.inbox;
-    for i in 0..n as u32 {
+    // Mail to NPCs outside the layer is dropped (nothing else of theirs happens here, so
+    // before the turns of those inside, in NPC order, as the turns would have).
+    let mut mailed = std::mem::take(&mut cx.w.talk.mailed);
+    mailed.sort_unstable();
+    for &i in &mailed {
+        let iu = i as usize;
+        if iu >= n || !cx.w.talk.mail[iu] || cx.v(i).cast != NONE {
+            continue;
+        }
+        cx.w.talk.mail[iu] = false;
+        if let Some((_, q)) = cx.w.npcs[iu].inboxes.iter_mut().find(|(s, _)| *s == inbox) {
+            q.clear();
+        }
+        cx.w.talk.wake[iu] = u64::MAX;
+    }
+    mailed.clear();
+    cx.w.talk.mailed = mailed;
+    // The turns: only characters in the layer have one, in NPC order.
+    let layer = std::mem::take(&mut cx.w.talk.layer);
+    for &i in &layer {
+        if i as usize >= n {
+            continue;
+        }
         // Idle until mail comes or one of its clocks is due.
         let t = &cx.w.talk;
         if !t.mail[i as usize] && t.wake[i as usize] > now {
@@ -281,13 +312,6 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         } else {
             None
         };
-        if cx.v(i).cast == NONE {
-            if let Some(k) = slot {
-                cx.w.npcs[i as usize].inboxes[k].1.clear();
-            }
-            cx.w.talk.wake[i as usize] = u64::MAX;
-            continue;
-        }
         cx.catch_up_cycle(i);
         if now > cx.c(i).last_turn + 1 {
             // The ticks since its last turn saw the state it ended that turn in.
@@ -324,9 +348,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         cx.schedule(i);
         cx.sync(i);
         if cx.out.stop {
+            cx.w.talk.layer = layer;
             return;
         }
     }
+    cx.w.talk.layer = layer;
     if now.is_multiple_of(p.talk.ticks(GROUP_EVERY)) {
         observe_groups(&mut cx);
     }
@@ -377,6 +403,7 @@ impl Cx<'_, '_, '_> {
 
 fn discard_all(p: &Program, w: &mut World) {
     w.talk.mail.iter_mut().for_each(|m| *m = false);
+    w.talk.mailed.clear();
     for npc in &mut w.npcs {
         if let Some((_, q)) = npc.inboxes.iter_mut().find(|(s, _)| *s == p.talk.inbox) {
             q.clear();

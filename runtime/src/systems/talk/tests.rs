@@ -920,3 +920,127 @@ fn characters_are_woken_exactly_when_a_clock_is_due() {
         );
     }
 }
+
+/// The layer list is who is in a cast (in NPC order); a character taken back loses its group
+/// label at the next observation of groups, as everyone outside the layer has none.
+#[test]
+fn the_layer_lists_who_is_in_a_cast_and_leavers_lose_their_group() {
+    let chars = ring(6, |i| [0.6 + 0.05 * i as f64, 0.6, 0.5, 0.5, 0.5]);
+    let mut p = pack(&as_refs(&chars), true);
+    // n0 converses for 10 s, then waits.
+    p.trees.push(TreeDef {
+        id: "short".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            id: "seq".into(),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind: NodeKind::Sequence { reactive: false },
+            children: vec![
+                Node {
+                    id: "chat".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Converse {
+                        cast: "c".into(),
+                        until: Some("false".into()),
+                        seconds: Some(10.0),
+                    },
+                    children: Vec::new(),
+                },
+                Node {
+                    id: "rest".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Wait { seconds: 1.0e6 },
+                    children: Vec::new(),
+                },
+            ],
+        },
+    });
+    p.world.npcs[0].tree = "short".into();
+    let mut s = Session::from_pack(&p, 3).expect("valid");
+    let every = s.program().talk.ticks(GROUP_EVERY);
+    let mut grouped_then_left = false;
+    for _ in 0..300 {
+        let was = s.world().talk.chars[0].group;
+        s.step();
+        let (now, t) = (s.tick(), &s.world().talk);
+        let want: Vec<u32> = (0..t.chars.len() as u32)
+            .filter(|&i| t.chars[i as usize].cast != NONE)
+            .collect();
+        assert_eq!(t.layer, want, "tick {now}");
+        if now.is_multiple_of(every) {
+            for (i, c) in t.chars.iter().enumerate() {
+                if c.cast == NONE {
+                    assert_eq!(c.group, NONE, "tick {now}: {i} is outside the layer");
+                }
+            }
+            grouped_then_left |= was != NONE && t.chars[0].cast == NONE;
+        }
+    }
+    assert!(
+        grouped_then_left,
+        "n0 was in a group when it was taken back"
+    );
+}
+
+/// The grid's buckets list characters as a full scan in NPC order would (the order noise is
+/// summed in), and a rebuild after characters left shows none of them.
+#[test]
+fn the_grid_visits_like_a_scan_in_npc_order() {
+    let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..60)
+        .map(|i| {
+            let a = i as f64;
+            (
+                format!("n{i}"),
+                [20.0 + (a * 7.3) % 60.0, 20.0 + (a * 3.1) % 45.0],
+                [0.5; 5],
+            )
+        })
+        .collect();
+    let p = pack(&as_refs(&chars), true);
+    let mut s = Session::from_pack(&p, 1).expect("valid");
+    s.run(30);
+    let prog = s.program().clone();
+    let mut w = s.world().clone();
+    for round in 0..2 {
+        if round == 1 {
+            // Every third character leaves the layer: the next build must not list them.
+            w.talk.layer.retain(|&i| i % 3 != 0);
+        }
+        build_grid(&prog, &mut w);
+        let sc = &w.talk.scratch;
+        for k in 0..40 {
+            let at = Vec2::new(10.0 + 2.1 * k as f64, 15.0 + 1.3 * k as f64);
+            let mut got = Vec::new();
+            for_near(sc, at, 6.0, |j| got.push(j));
+            let (cx, cy) = cell_of(sc, at);
+            let mut want = Vec::new();
+            let mut seen = Vec::new();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let b = bucket(sc, (cx + dx, cy + dy));
+                    if seen.contains(&b) {
+                        continue;
+                    }
+                    seen.push(b);
+                    want.extend(
+                        w.talk
+                            .layer
+                            .iter()
+                            .copied()
+                            .filter(|&i| bucket(sc, cell_of(sc, w.pos[i as usize])) == b),
+                    );
+                }
+            }
+            assert_eq!(got, want, "round {round}, point {k}");
+            assert!(round == 0 || got.iter().all(|j| j % 3 != 0));
+        }
+    }
+}

@@ -254,6 +254,9 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
             let s = &tp.sensors[now[k] as usize];
             if gone || !s.contains(pos) {
                 let leaf = s.leaf;
+                if let Some(c) = st.sensor_occupants.get_mut(now[k] as usize) {
+                    *c = c.saturating_sub(1);
+                }
                 now.remove(k);
                 let t = tp.leaves[leaf as usize].trigger;
                 if !reloading(st, t, tick) {
@@ -271,6 +274,9 @@ fn sensors(p: &Program, w: &World, st: &mut TriggerState) {
                 }
                 if let Err(at) = now.binary_search(&si) {
                     now.insert(at, si);
+                    if let Some(c) = st.sensor_occupants.get_mut(si as usize) {
+                        *c += 1;
+                    }
                     let t = tp.leaves[s.leaf as usize].trigger;
                     if !reloading(st, t, tick) {
                         set_count(st, s.leaf, t, tick, true);

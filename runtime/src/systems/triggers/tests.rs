@@ -818,3 +818,70 @@ fn events_reach_only_listening_triggers() {
         ["s/m7"]
     );
 }
+
+/// The occupant counts that let a reload's end start the area and radius conditions fresh
+/// without a scan of every NPC (`world::triggers::recount`) are who is inside: NPCs entering
+/// and leaving, during a reload and not, spawned copies (`who` a prototype), removals.
+#[test]
+fn occupant_counts_follow_every_entry_and_exit_through_reloads() {
+    use crate::program::triggers::LeafKind;
+    let mut s = session(json!([
+        {"id": "any_a", "reload_time": 0.5, "when": {"type": "in_area", "who": "any", "area": "A"},
+         "responses": [{"do": "spawn", "npc": "rat", "count": 2, "at": [5.0, 5.0], "spread": 1.0}]},
+        {"id": "rats_a", "reload_time": 0.3, "when": {"type": "in_area", "who": "rat", "area": "A"},
+         "responses": [{"do": "log", "text": "rats"}]},
+        {"id": "near", "reload_time": 0.4,
+         "when": {"type": "in_radius", "who": "any", "at": [25.0, 5.0], "radius": 3.0},
+         "responses": [{"do": "remove", "npc": "rat"}]},
+    ]));
+    let check = |s: &Session, at: &str| {
+        let (p, w) = (s.program(), s.world());
+        let st = &w.triggers;
+        for (l, leaf) in p.triggers.leaves.iter().enumerate() {
+            match leaf.kind {
+                LeafKind::InArea { who, area } => {
+                    let scan = (0..w.npcs.len() as u32)
+                        .filter(|&i| {
+                            who.matches(w, i)
+                                && w.npcs[i as usize].areas.binary_search(&area).is_ok()
+                        })
+                        .count();
+                    assert_eq!(st.area_occupants[l] as usize, scan, "{at}: leaf {l}");
+                }
+                LeafKind::InSensor { sensor, .. } => {
+                    let scan = st
+                        .inside
+                        .iter()
+                        .filter(|v| v.binary_search(&sensor).is_ok())
+                        .count();
+                    assert_eq!(st.sensor_occupants[sensor as usize] as usize, scan, "{at}");
+                }
+                _ => {}
+            }
+        }
+    };
+    let mut fired = Vec::new();
+    let spots = [
+        [5.0, 5.0],
+        [50.0, 50.0],
+        [25.0, 5.0],
+        [6.0, 4.0],
+        [24.0, 6.0],
+    ];
+    for k in 0..40 {
+        let who = if k % 3 == 0 { "ogre" } else { "hero" };
+        let to = spots[(k * 7 + k / 3) % spots.len()];
+        fired.extend(run(&mut s, json!({"move": who, "to": to})));
+        check(&s, &format!("move {k}"));
+        fired.extend(run(&mut s, json!({"advance": 0.1 * (k % 4) as f64})));
+        check(&s, &format!("advance {k}"));
+    }
+    // The walk went through reloads of all three and spawned and removed rats.
+    for id in ["s/any_a", "s/rats_a", "s/near"] {
+        assert!(
+            fired.iter().filter(|f| *f == id).count() >= 2,
+            "{id}: {fired:?}"
+        );
+    }
+    assert!(s.world().npcs.len() > 3, "rats were spawned");
+}
