@@ -384,7 +384,7 @@ fn protocol_survives_garbage_and_answers_every_line() {
         ),
         (
             "{\"cmd\": \"continue\", \"ticks\": -1}",
-            Some(Err("non-negative integer, found -1")),
+            Some(Err("whole number of ticks in [0, 1000000], found -1")),
         ),
         (
             "{\"cmd\": \"step\", \"kind\": \"sideways\"}",
