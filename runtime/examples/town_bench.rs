@@ -276,6 +276,8 @@ fn main() {
     s.run(warm);
     let live = (LIVE.load(Ordering::Relaxed) - before) as f64;
 
+    let nav = &s.world().nav;
+    let plans_before = (nav.plans, nav.searches, nav.replans);
     let mut phases = PhaseTimes::default();
     let mut times = Vec::with_capacity(ticks as usize);
     for _ in 0..ticks {
@@ -316,6 +318,15 @@ fn main() {
     println!(
         "| at the end: NPCs in a conversation / speaking / holding a behavior; story events succeeded | {in_talk} / {speaking} / {adopted}; {} | |",
         story_done.unwrap_or(0)
+    );
+    let plans = w.nav.plans - plans_before.0;
+    let searches = w.nav.searches - plans_before.1;
+    let replans = w.nav.replans - plans_before.2;
+    println!(
+        "| paths planned / per tick; of them searched (target out of sight) / per tick; planned again for the same target; refinements cached at the end | {plans} / {:.1}; {searches} / {:.1}; {replans}; {} | |",
+        plans as f64 / ticks as f64,
+        searches as f64 / ticks as f64,
+        w.nav.graph.refined.len()
     );
     println!("\n| phase | mean ms per tick | share |");
     println!("|---|---|---|");
