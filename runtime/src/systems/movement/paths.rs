@@ -29,7 +29,7 @@ pub const NO_PATH: &str = "no_path";
 /// Furthest a smoothed leg looks ahead along the cell path, in cells.
 const LOOK_AHEAD: usize = 64;
 /// Most plans made in one tick; the NPCs after wait (standing) for the next ticks.
-pub const PLAN_BUDGET: usize = 96;
+pub const PLAN_BUDGET: usize = 48;
 
 /// Brings the doors' states up to date: on the first walled tick (or a new grid) from the
 /// world objects, building the planner's regions; after that from the doors the door
@@ -84,13 +84,16 @@ fn needs_plan(p: &Program, w: &World, i: usize) -> bool {
     let Some(target) = n.target else {
         return false;
     };
-    if !n.alive() || p.npcs[n.proto as usize].speed <= 0.0 || w.pos[i].distance(target) < 1e-9 {
-        return false;
-    }
-    w.nav
+    // The cheap test first: most walking NPCs have their plan.
+    let planned = w
+        .nav
         .paths
         .get(i)
-        .is_none_or(|path| path.goal != Some(target) || path.stale)
+        .is_some_and(|path| path.goal == Some(target) && !path.stale);
+    !planned
+        && n.alive()
+        && p.npcs[n.proto as usize].speed > 0.0
+        && w.pos[i].distance(target) >= 1e-9
 }
 
 /// Queues the NPCs that need a plan (in NPC order, behind those already waiting) and plans
