@@ -276,12 +276,17 @@ fn main() {
     s.run(warm);
     let live = (LIVE.load(Ordering::Relaxed) - before) as f64;
 
+    let nav = &s.world().nav;
+    let plans_before = (nav.plans, nav.searches, nav.replans);
     let mut phases = PhaseTimes::default();
     let mut times = Vec::with_capacity(ticks as usize);
+    let mut moves = Vec::with_capacity(ticks as usize);
     for _ in 0..ticks {
         let t = Instant::now();
+        let m = phases.of(Phase::Movement);
         s.step_timed(&mut phases);
         times.push(t.elapsed().as_secs_f64());
+        moves.push((phases.of(Phase::Movement) - m).as_secs_f64());
     }
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let worst = times.iter().copied().fold(0.0, f64::max);
@@ -316,6 +321,20 @@ fn main() {
     println!(
         "| at the end: NPCs in a conversation / speaking / holding a behavior; story events succeeded | {in_talk} / {speaking} / {adopted}; {} | |",
         story_done.unwrap_or(0)
+    );
+    println!(
+        "| movement phase: p99 / worst ms per tick | {:.3} / {:.3} | |",
+        p99(&moves) * 1e3,
+        moves.iter().copied().fold(0.0, f64::max) * 1e3
+    );
+    let plans = w.nav.plans - plans_before.0;
+    let searches = w.nav.searches - plans_before.1;
+    let replans = w.nav.replans - plans_before.2;
+    println!(
+        "| paths planned / per tick; of them searched (target out of sight) / per tick; planned again for the same target; refinements cached at the end | {plans} / {:.1}; {searches} / {:.1}; {replans}; {} | |",
+        plans as f64 / ticks as f64,
+        searches as f64 / ticks as f64,
+        w.nav.graph.refined.len()
     );
     println!("\n| phase | mean ms per tick | share |");
     println!("|---|---|---|");

@@ -104,6 +104,14 @@ impl NavGrid {
     pub fn walled(&self, id: u32) -> bool {
         self.blocked.get(id as usize).copied().unwrap_or(true)
     }
+    /// The cells door `d`'s opening covers (passable only while it is open), sorted.
+    pub fn cells_of_door(&self, d: u32) -> Vec<u32> {
+        self.door_cells
+            .iter()
+            .filter(|(_, ds)| ds.contains(&d))
+            .map(|(&c, _)| c)
+            .collect()
+    }
     /// Passable with the doors as `door_open` says (by door index).
     pub fn free(&self, id: u32, door_open: &[bool]) -> bool {
         !self.walled(id)
@@ -249,13 +257,34 @@ impl Walls {
         door_open: &[bool],
         scratch: &mut Vec<u32>,
     ) -> bool {
-        let lo = Vec2::new(p0.x.min(p1.x) - radius, p0.y.min(p1.y) - radius);
-        let hi = Vec2::new(p0.x.max(p1.x) + radius, p0.y.max(p1.y) + radius);
-        self.index.query(lo, hi, scratch);
-        scratch.iter().all(|&i| {
-            let s = &self.segs[i as usize];
-            !self.blocks(s, door_open) || seg_seg_dist(p0, p1, s.a, s.b) >= radius
-        }) && !self.solids.iter().any(|poly| in_polygon(poly, p1))
+        // A long walk is looked at piece by piece (each piece's box, a bucket or so long),
+        // not by its whole box: a piece's box holds every wall piece within `radius` of that
+        // piece, so the answer is the same, and the first blocking piece ends the look.
+        let len = p0.distance(p1);
+        let pieces = if self.index.buckets.is_empty() {
+            1
+        } else {
+            ((len / self.index.cell).ceil() as usize).clamp(1, 1 << 16)
+        };
+        for k in 0..pieces {
+            let a = p0 + (p1 - p0) * (k as f64 / pieces as f64);
+            let b = if k + 1 == pieces {
+                p1
+            } else {
+                p0 + (p1 - p0) * ((k + 1) as f64 / pieces as f64)
+            };
+            let lo = Vec2::new(a.x.min(b.x) - radius, a.y.min(b.y) - radius);
+            let hi = Vec2::new(a.x.max(b.x) + radius, a.y.max(b.y) + radius);
+            self.index.query(lo, hi, scratch);
+            let blocked = scratch.iter().any(|&i| {
+                let s = &self.segs[i as usize];
+                self.blocks(s, door_open) && seg_seg_dist(p0, p1, s.a, s.b) < radius
+            });
+            if blocked {
+                return false;
+            }
+        }
+        !self.solids.iter().any(|poly| in_polygon(poly, p1))
     }
 
     /// A point an NPC cannot stand on: within `radius` of a wall piece or inside a solid

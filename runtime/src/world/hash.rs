@@ -214,7 +214,48 @@ pub(crate) fn world_hash(w: &World) -> u64 {
         h.u64(o.state.0 as u64);
     }
     w.triggers.hash_words(&mut |x| h.u64(x));
+    nav(&mut h, &w.nav);
     h.0
+}
+
+/// The walking state that decides where NPCs go next (`world::nav`: the planner's caches
+/// are left out, they never change a result). Left out while nobody has planned, so that
+/// worlds without walls hash as they always did.
+fn nav(h: &mut Fnv, n: &super::nav::NavState) {
+    if n.paths.is_empty() && n.queue.is_empty() && n.door_changes.is_empty() {
+        return;
+    }
+    h.u64(n.door_open.len() as u64);
+    for &o in &n.door_open {
+        h.u64(o as u64);
+    }
+    h.u64(n.door_changes.len() as u64);
+    for &d in &n.door_changes {
+        h.u64(d as u64);
+    }
+    h.u64(n.queue.len() as u64);
+    for &i in &n.queue {
+        h.u64(i as u64);
+    }
+    h.u64(n.paths.len() as u64);
+    for p in &n.paths {
+        match p.goal {
+            Some(g) => {
+                h.u64(1);
+                h.vec2(g)
+            }
+            None => h.u64(0),
+        }
+        h.u64(p.points.len() as u64);
+        for &q in &p.points {
+            h.vec2(q);
+        }
+        h.u64(p.next as u64 | (p.no_path as u64) << 32 | (p.stale as u64) << 33);
+        h.u64(p.clusters.len() as u64);
+        for &k in &p.clusters {
+            h.u64(k as u64);
+        }
+    }
 }
 
 fn talk(h: &mut Fnv, t: &super::talk::TalkState) {

@@ -36,6 +36,12 @@ pub fn door(p: &Program, w: &mut World, object: u32, action: DoorAction, out: &m
         DoorAction::Unlock => o.locked = false,
     }
     if *o != before {
+        // Movement plans with the doors as this record says (the world's one write path).
+        if o.open != before.open
+            && let Some(d) = p.walls.door_of_object(object)
+        {
+            w.nav.door_changes.push(d);
+        }
         let tick = w.tick;
         let ev = TraceEvent::Door {
             tick,

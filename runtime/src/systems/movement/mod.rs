@@ -4,6 +4,7 @@
 //! through a wall or a closed door; staying in bounds. Who moved is left in `World::moved`
 //! for the membership phase.
 
+pub mod hpa;
 pub mod paths;
 #[cfg(test)]
 mod tests;
@@ -25,6 +26,7 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     let walled = !p.walls.is_empty();
     if walled {
         paths::sync_doors(p, w);
+        paths::serve(p, w, out);
     }
     let mut moved = std::mem::take(&mut w.moved);
     moved.clear();
@@ -44,7 +46,7 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
             continue;
         }
         let seek = if walled {
-            match paths::waypoint(p, w, i, pos, target, out) {
+            match paths::waypoint(w, i, pos, target) {
                 Some(s) => s,
                 None => continue,
             }

@@ -1,14 +1,16 @@
-//! Paths around walls and through open doors: A* (the `pathfinding` crate) on the program's
-//! navigation grid, smoothed by line of sight into way points, cached per (from cell, goal
-//! cell), planned again when a door opens or closes.
+//! Paths around walls and through open doors: on the program's navigation grid, one flat A*
+//! for a small grid ([`FLAT_CELLS`]), the hierarchical planner ([`hpa`]) for a larger one;
+//! smoothed by line of sight into way points. Door changes come
+//! from the door response's record ([`NavState::door_changes`]) and make only the NPCs whose
+//! path passes a cluster the door is in (or who had no path) plan again. Planning is spread
+//! over ticks: at most [`PLAN_BUDGET`] plans a tick, NPCs served first come first served
+//! (a FIFO in the world), one not yet served standing where it is.
 //!
 //! Deterministic: the grid is a `Vec`, the neighbours come in one fixed order (by
 //! coordinates: west, east, south, north, then the diagonals), the costs are integers (10 a
-//! side, 14 a diagonal) with the octile heuristic, and `pathfinding::directed::astar` keeps
-//! its open set in an insertion-ordered map with a fixed hasher and a binary heap, so the
+//! side, 14 a diagonal) with the octile heuristic, and the `pathfinding` crate's searches keep
+//! their open sets in insertion-ordered maps with a fixed hasher and binary heaps, so the
 //! same grid, doors and endpoints give the same path on every run and machine.
-
-use std::sync::Arc;
 
 use pathfinding::directed::astar::astar;
 
@@ -18,79 +20,224 @@ use crate::trace::{Out, TraceEvent};
 use crate::value::Vec2;
 use crate::world::NPC_RADIUS;
 use crate::world::World;
-use crate::world::nav::{MAX_CACHED_PATHS, NpcPath};
+use crate::world::nav::{NavGraph, NavState, NpcPath};
+
+use super::hpa;
 
 /// Trace reason of an NPC that has no way to its target.
 pub const NO_PATH: &str = "no_path";
 /// Furthest a smoothed leg looks ahead along the cell path, in cells.
 const LOOK_AHEAD: usize = 64;
+/// Most plans made in one tick; the NPCs after wait (standing) for the next ticks.
+pub const PLAN_BUDGET: usize = 48;
 
-/// Reads the doors' states from the world objects (written only by the door response, the
-/// world's one write path for them): when one opened or closed since the plans were made,
-/// every plan is made again and the cache is emptied.
+/// Brings the doors' states up to date: on the first walled tick (or a new grid) from the
+/// world objects, building the planner's regions; after that from the doors the door
+/// response recorded as changed. A door that changed drops what the planner knew of its
+/// clusters ([`hpa::door_changed`]) and makes plan again the NPCs whose path passes one of
+/// those clusters and those that had no path.
 pub fn sync_doors(p: &Program, w: &mut World) {
-    let nav = &mut w.nav;
     let doors = &p.walls.doors;
-    if nav.door_open.len() != doors.len() {
-        nav.door_open = vec![false; doors.len()];
-        nav.epoch += 1;
-        nav.cache.clear();
+    let g = &p.walls.grid;
+    let nav = &mut w.nav;
+    if nav.door_open.len() != doors.len() || nav.graph.cells != g.cols * g.rows {
+        nav.door_open = doors
+            .iter()
+            .map(|d| w.objects.get(d.object as usize).is_some_and(|o| o.open))
+            .collect();
+        nav.door_changes.clear();
+        hpa::build(&mut nav.graph, g, &nav.door_open);
+        for path in &mut nav.paths {
+            path.stale = true;
+        }
+        return;
     }
-    let mut changed = false;
-    for (d, door) in doors.iter().enumerate() {
+    if nav.door_changes.is_empty() {
+        return;
+    }
+    let mut cells = Vec::new();
+    for d in std::mem::take(&mut nav.door_changes) {
+        let Some(door) = doors.get(d as usize) else {
+            continue;
+        };
         let open = w.objects.get(door.object as usize).is_some_and(|o| o.open);
-        if nav.door_open[d] != open {
-            nav.door_open[d] = open;
-            changed = true;
+        if nav.door_open[d as usize] != open {
+            nav.door_open[d as usize] = open;
+            cells.extend(g.cells_of_door(d));
         }
     }
-    if changed {
-        nav.epoch += 1;
-        nav.cache.clear();
+    if cells.is_empty() {
+        return;
+    }
+    let ks = hpa::door_changed(&mut nav.graph, g, &nav.door_open, &cells);
+    for path in &mut nav.paths {
+        if path.no_path || path.clusters.iter().any(|k| ks.binary_search(k).is_ok()) {
+            path.stale = true;
+        }
     }
 }
 
-/// Where NPC `i` at `pos` walks next on its way to `target`: the next way point of its path
-/// (planned now if it has none for this target and these doors); `None` when there is no
-/// way (reported once per plan as `blocked` with reason `no_path`).
-pub fn waypoint(
+/// NPC `i` walks (it has a target it is not at, is alive and has a speed) and has no plan
+/// for that target (or its plan is stale).
+fn needs_plan(p: &Program, w: &World, i: usize) -> bool {
+    let n = &w.npcs[i];
+    let Some(target) = n.target else {
+        return false;
+    };
+    // The cheap test first: most walking NPCs have their plan.
+    let planned = w
+        .nav
+        .paths
+        .get(i)
+        .is_some_and(|path| path.goal == Some(target) && !path.stale);
+    !planned
+        && n.alive()
+        && p.npcs[n.proto as usize].speed > 0.0
+        && w.pos[i].distance(target) >= 1e-9
+}
+
+/// Queues the NPCs that need a plan (in NPC order, behind those already waiting) and plans
+/// for the first [`PLAN_BUDGET`] of the queue; an NPC that has no way to its target is
+/// reported (`blocked`, reason `no_path`) once per plan.
+pub fn serve(p: &Program, w: &mut World, out: &mut Out) {
+    let n = w.npcs.len();
+    if w.nav.paths.len() < n {
+        w.nav.paths.resize(n, NpcPath::default());
+    }
+    if w.nav.queued.len() < n {
+        w.nav.queued.resize(n, false);
+    }
+    for i in 0..n {
+        if w.nav.queued[i] || !needs_plan(p, w, i) {
+            continue;
+        }
+        // A target in sight needs no search: walked to straight at once, outside the budget;
+        // so does (on a big grid) a target that moved a little, in sight of the path's last
+        // way point.
+        let (pos, target) = (w.pos[i], w.npcs[i].target);
+        if let Some(target) = target {
+            if direct(p, &mut w.nav, pos, target) {
+                set_path(p, w, i, pos, target, Some(vec![target]), out);
+                continue;
+            }
+            if hierarchical(&p.walls.grid) && retarget(p, &mut w.nav, i, pos, target) {
+                continue;
+            }
+        }
+        w.nav.queued[i] = true;
+        w.nav.queue.push_back(i as u32);
+    }
+    let mut budget = PLAN_BUDGET;
+    while budget > 0 {
+        let Some(i) = w.nav.queue.pop_front() else {
+            break;
+        };
+        let i = i as usize;
+        w.nav.queued[i] = false;
+        if !needs_plan(p, w, i) {
+            continue;
+        }
+        let Some(target) = w.npcs[i].target else {
+            continue;
+        };
+        let pos = w.pos[i];
+        let points = if direct(p, &mut w.nav, pos, target) {
+            Some(vec![target])
+        } else {
+            budget -= 1;
+            w.nav.searches += 1;
+            search(p, &mut w.nav, pos, target)
+        };
+        set_path(p, w, i, pos, target, points, out);
+    }
+}
+
+/// Most a target may move (in cells) for a path to it to be kept with a new last leg.
+const RETARGET_CELLS: f64 = 2.0;
+
+/// NPC `i`'s target moved a little (at most [`RETARGET_CELLS`] from its path's goal) and is
+/// in sight of the way point before the last (or of the NPC, on its last leg): the path
+/// keeps its way and ends at the new target. False (nothing changed) otherwise.
+fn retarget(p: &Program, nav: &mut NavState, i: usize, pos: Vec2, target: Vec2) -> bool {
+    let g = &p.walls.grid;
+    let Some(path) = nav.paths.get(i) else {
+        return false;
+    };
+    let (Some(goal), Some(&last)) = (path.goal, path.points.last()) else {
+        return false;
+    };
+    if path.stale || path.no_path || last != goal || goal.distance(target) > RETARGET_CELLS * g.cell
+    {
+        return false;
+    }
+    let n = path.points.len();
+    let prev = if path.next + 1 < n {
+        path.points[n - 2]
+    } else {
+        pos
+    };
+    if !direct(p, nav, prev, target) {
+        return false;
+    }
+    let more = leg_clusters(&nav.graph, g, prev, &[target]);
+    let path = &mut nav.paths[i];
+    path.goal = Some(target);
+    path.points[n - 1] = target;
+    path.clusters.extend(more);
+    path.clusters.sort_unstable();
+    path.clusters.dedup();
+    true
+}
+
+/// The straight walk from `pos` to `target` is clear of walls and closed doors.
+fn direct(p: &Program, nav: &mut NavState, pos: Vec2, target: Vec2) -> bool {
+    p.walls
+        .clear(pos, target, NPC_RADIUS, &nav.door_open, &mut nav.scratch)
+}
+
+/// Gives NPC `i` (at `pos`) the path `points` to `target` (`None`: there is no way,
+/// reported as `blocked`, reason `no_path`).
+fn set_path(
     p: &Program,
     w: &mut World,
     i: usize,
     pos: Vec2,
     target: Vec2,
+    points: Option<Vec<Vec2>>,
     out: &mut Out,
-) -> Option<Vec2> {
-    if w.nav.paths.len() <= i {
-        w.nav
-            .paths
-            .resize(w.npcs.len().max(i + 1), NpcPath::default());
+) {
+    w.nav.plans += 1;
+    if w.nav.paths[i].goal == Some(target) {
+        w.nav.replans += 1;
     }
-    let epoch = w.nav.epoch;
-    let path = &w.nav.paths[i];
-    if path.goal != Some(target) || path.epoch != epoch || path.stale {
-        let points = plan(p, w, pos, target);
-        let no_path = points.is_none();
-        w.nav.paths[i] = NpcPath {
-            goal: Some(target),
-            epoch,
-            points: points.unwrap_or_default(),
-            next: 0,
-            no_path,
-            stale: false,
+    let no_path = points.is_none();
+    let points = points.unwrap_or_default();
+    let clusters = leg_clusters(&w.nav.graph, &p.walls.grid, pos, &points);
+    w.nav.paths[i] = NpcPath {
+        goal: Some(target),
+        points,
+        next: 0,
+        no_path,
+        stale: false,
+        clusters,
+    };
+    if no_path {
+        let tick = w.tick;
+        let ev = TraceEvent::Blocked {
+            tick,
+            npc: i as u32,
+            reason: NO_PATH,
         };
-        if no_path {
-            let tick = w.tick;
-            let ev = TraceEvent::Blocked {
-                tick,
-                npc: i as u32,
-                reason: NO_PATH,
-            };
-            out.emit(p, w, Some(i as u32), ev);
-        }
+        out.emit(p, w, Some(i as u32), ev);
     }
-    let path = &mut w.nav.paths[i];
-    if path.no_path {
+}
+
+/// Where NPC `i` at `pos` walks next on its way to `target`: the next way point of its
+/// path; `None` while it has no plan for this target yet (it waits in the queue) or there is
+/// no way.
+pub fn waypoint(w: &mut World, i: usize, pos: Vec2, target: Vec2) -> Option<Vec2> {
+    let path = w.nav.paths.get_mut(i)?;
+    if path.goal != Some(target) || path.stale || path.no_path {
         return None;
     }
     while path.next + 1 < path.points.len() && pos.distance(path.points[path.next]) < 1e-6 {
@@ -99,28 +246,113 @@ pub fn waypoint(
     path.points.get(path.next).copied()
 }
 
+/// The clusters the walk from `from` along `points` passes through or near (within the
+/// grid's clearance and a body of every point of it), sorted.
+fn leg_clusters(gr: &NavGraph, g: &NavGrid, from: Vec2, points: &[Vec2]) -> Vec<u32> {
+    let r = g.clearance + NPC_RADIUS;
+    let step = g.cell * 0.5;
+    let mut out = Vec::new();
+    let mut a = from;
+    for &b in points {
+        let n = ((a.distance(b) / step).ceil() as usize).max(1);
+        for s in 0..=n {
+            let at = a + (b - a) * (s as f64 / n as f64);
+            for (dx, dy) in [(-r, -r), (r, -r), (-r, r), (r, r)] {
+                let c = g.id(g.cell_of(Vec2::new(at.x + dx, at.y + dy)));
+                out.push(hpa::cluster_of(gr, g, c));
+            }
+        }
+        a = b;
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The free cell a walk from `pos` (in cell `c`) starts at: `c`, or out of a blocked cell
+/// (an NPC standing close to a wall) the nearest free cell within two cells whose centre it
+/// reaches without crossing a wall or a closed door (so never one behind the wall).
+fn start_cell(p: &Program, nav: &mut NavState, pos: Vec2, c: u32) -> Option<u32> {
+    let g = &p.walls.grid;
+    if g.free(c, &nav.door_open) {
+        return Some(c);
+    }
+    let (x, y) = g.coords(c);
+    let (x, y) = (x as i64, y as i64);
+    let mut v: Vec<(u64, u32)> = Vec::new();
+    for dy in -2..=2 {
+        for dx in -2..=2 {
+            if let Some(n) = cell_at(g, x + dx, y + dy)
+                && g.free(n, &nav.door_open)
+            {
+                v.push((pos.distance(g.centre(g.coords(n))).to_bits(), n));
+            }
+        }
+    }
+    v.sort_unstable();
+    v.into_iter().map(|(_, n)| n).find(|&n| {
+        let to = g.centre(g.coords(n));
+        p.walls
+            .first_hit(pos, to, &nav.door_open, &mut nav.scratch)
+            .is_none()
+    })
+}
+
+fn cell_at(g: &NavGrid, x: i64, y: i64) -> Option<u32> {
+    (x >= 0 && y >= 0 && x < g.cols as i64 && y < g.rows as i64).then(|| g.id((x as u32, y as u32)))
+}
+
+/// The free cells a walk to cell `c` may end at: `c`, or (a target in a wall or a closed
+/// doorway) the free cells within two cells of it, nearest first.
+fn goal_cells(g: &NavGrid, doors: &[bool], c: u32) -> Vec<u32> {
+    if g.free(c, doors) {
+        return vec![c];
+    }
+    let (x, y) = g.coords(c);
+    let (x, y) = (x as i64, y as i64);
+    let mut v: Vec<(u32, u32)> = Vec::new();
+    for dy in -2..=2 {
+        for dx in -2..=2 {
+            if let Some(n) = cell_at(g, x + dx, y + dy)
+                && g.free(n, doors)
+            {
+                v.push((hpa::octile(g, c, n), n));
+            }
+        }
+    }
+    v.sort_unstable();
+    v.into_iter().map(|(_, n)| n).collect()
+}
+
 /// The way points from `pos` to `target` (the last one `target`), or `None` when walls and
 /// closed doors leave no way.
-pub fn plan(p: &Program, w: &mut World, pos: Vec2, target: Vec2) -> Option<Vec<Vec2>> {
-    let walls = &p.walls;
-    let nav = &mut w.nav;
-    if walls.clear(pos, target, NPC_RADIUS, &nav.door_open, &mut nav.scratch) {
+pub fn plan(p: &Program, nav: &mut NavState, pos: Vec2, target: Vec2) -> Option<Vec<Vec2>> {
+    if direct(p, nav, pos, target) {
         return Some(vec![target]);
     }
+    search(p, nav, pos, target)
+}
+
+/// [`plan`] for a target not in sight: the planner's cells, smoothed.
+fn search(p: &Program, nav: &mut NavState, pos: Vec2, target: Vec2) -> Option<Vec<Vec2>> {
+    let walls = &p.walls;
     let g = &walls.grid;
     let from = g.id(g.cell_of(pos));
-    let to = g.id(g.cell_of(target));
-    let cells = match nav.cache.get(&(from, to)) {
-        Some(c) => c.clone(),
-        None => {
-            let c = cell_path(g, from, to, &nav.door_open).map(Arc::<[u32]>::from);
-            if nav.cache.len() >= MAX_CACHED_PATHS {
-                nav.cache.clear();
-            }
-            nav.cache.insert((from, to), c.clone());
-            c
+    let cells = if hierarchical(g) {
+        let start = start_cell(p, nav, pos, from)?;
+        let doors = &nav.door_open;
+        let comp = hpa::component(&nav.graph, g, start)?;
+        let goal = goal_cells(g, doors, g.id(g.cell_of(target)))
+            .into_iter()
+            .find(|&c| hpa::component(&nav.graph, g, c) == Some(comp))?;
+        let mut cells = hpa::cell_path(&mut nav.graph, g, doors, start, goal)?;
+        if start != from {
+            cells.insert(0, start);
         }
-    }?;
+        cells
+    } else {
+        cell_path(g, from, g.id(g.cell_of(target)), &nav.door_open)?
+    };
     // Smooth: from each way point, walk straight to the furthest node in sight.
     let mut nodes: Vec<Vec2> = Vec::with_capacity(cells.len() + 2);
     nodes.push(pos);
@@ -150,7 +382,16 @@ pub fn plan(p: &Program, w: &mut World, pos: Vec2, target: Vec2) -> Option<Vec<V
     Some(points)
 }
 
-/// A* over the grid from cell `from` to cell `to`: the cells after `from`, up to one that
+/// Grids of at most this many cells (a 128 × 128-unit world at the finest cell) are searched
+/// flat, in one A* over the whole grid: exact, and cheap at that size.
+pub const FLAT_CELLS: u32 = 1 << 16;
+
+/// Grid `g` is planned on by the hierarchical planner (it is larger than [`FLAT_CELLS`]).
+pub fn hierarchical(g: &NavGrid) -> bool {
+    g.cols * g.rows > FLAT_CELLS
+}
+
+/// The flat A* over the whole grid (small grids, and the test oracle of [`hpa`]): from cell `from` to cell `to`: the cells after `from`, up to one that
 /// is `to` or (when `to` itself is blocked: a target in a wall or a closed doorway) a free
 /// cell within two cells of it. A blocked start cell (an NPC standing close to a wall) is
 /// left diagonally too; the walk itself never crosses a wall (movement stops steps there).

@@ -1,14 +1,21 @@
 //! Walls, doors and paths: a closed door blocks, an opened one lets the NPC through, a path
 //! goes around a wall, an enclosed target gives `no_path` (and the `move_to` fails at its
-//! timeout), a door closing mid-walk makes the NPC plan again; obstacles still steer.
+//! timeout), a door closing mid-walk makes the NPC plan again; obstacles still steer. The
+//! hierarchical planner against the flat A* (path cost within a few %), door changes that
+//! re-plan only the NPCs whose path they touch, the per-tick planning budget serving NPCs in
+//! order, and determinism with many NPCs and doors.
 
 use serde_json::{Value as J, json};
 
+use super::hpa;
+use super::paths::{self, PLAN_BUDGET};
 use crate::pack::{Diagnostic, DoorAction};
 use crate::program::load_str;
+use crate::program::walls::NavGrid;
 use crate::session::Session;
 use crate::systems::effects::npcs::door;
 use crate::value::{EntityId, Vec2};
+use crate::world::nav::NavGraph;
 
 /// A 40×20 world; `hero` at `from` runs `root`; `walls` and `objects` as given.
 fn world(from: [f64; 2], root: J, walls: J, objects: J) -> Session {
@@ -251,4 +258,231 @@ fn the_dungeon_vault_door_blocks_the_hero_until_the_puzzle_opens_it() {
         at.x > 35.0 && at.x < 45.0 && at.y > 35.0,
         "in the vault: {at:?}"
     );
+}
+
+// ---- the hierarchical planner, door changes, the budget ----------------------------
+
+fn session(bounds: [f64; 2], npcs: J, walls: J, objects: J, trees: J) -> Session {
+    let text = json!({
+        "format": "townsfolk-pack", "version": 1, "name": "t",
+        "world": {
+            "bounds": {"min": [0.0, 0.0], "max": bounds},
+            "objects": objects, "walls": walls, "npcs": npcs
+        },
+        "trees": trees
+    })
+    .to_string();
+    let l = load_str(&text);
+    let errors: Vec<&Diagnostic> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    Session::from_pack(&l.pack.expect("pack"), 7).expect("session")
+}
+
+fn go_tree(id: &str, x: f64, y: f64) -> J {
+    json!({"id": id, "root": {"id": "m", "type": "move_to", "target": {"point": [x, y]}}})
+}
+
+/// Cost of a cell walk (10 a side, 14 a diagonal) from `from`.
+fn cost(g: &NavGrid, from: u32, cells: &[u32]) -> u32 {
+    let mut at = from;
+    let mut c = 0;
+    for &n in cells {
+        let (a, b) = (g.coords(at), g.coords(n));
+        assert!(
+            a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1,
+            "{a:?} → {b:?}"
+        );
+        assert!(g.free(n, &[]), "walks through a wall at {b:?}");
+        c += if a.0 != b.0 && a.1 != b.1 { 14 } else { 10 };
+        at = n;
+    }
+    c
+}
+
+#[test]
+fn a_long_path_across_many_clusters_is_within_a_few_percent_of_the_flat_search() {
+    // 200 × 200 units, 0.5-unit cells: 400 × 400 cells, 25 × 25 clusters; staggered walls.
+    let mut walls = Vec::new();
+    for k in 0..9 {
+        let x = 20.0 + 20.0 * k as f64;
+        let (y0, y1) = if k % 2 == 0 {
+            (0.0, 170.0)
+        } else {
+            (30.0, 200.0)
+        };
+        walls.push(json!({"id": format!("w{k}"), "shape": {"line": [[x, y0], [x, y1]]}}));
+    }
+    walls.push(
+        json!({"id": "box", "shape": {"rect": {"min": [103.0, 60.0], "max": [117.0, 90.0]}}}),
+    );
+    let s = session(
+        [200.0, 200.0],
+        json!([{"id": "a", "pos": [1.0, 1.0], "tree": "go"}]),
+        json!(walls),
+        json!([]),
+        json!([go_tree("go", 1.0, 1.0)]),
+    );
+    let g = &s.program().walls.grid;
+    assert_eq!((g.cols, g.rows), (400, 400));
+    let mut gr = NavGraph::default();
+    hpa::build(&mut gr, g, &[]);
+    let pairs = [
+        ((2.0, 2.0), (198.0, 198.0)),
+        ((5.0, 190.0), (190.0, 5.0)),
+        ((50.0, 100.0), (150.0, 100.0)),
+        ((110.0, 95.0), (110.0, 55.0)),
+    ];
+    for ((x0, y0), (x1, y1)) in pairs {
+        let from = g.id(g.cell_of(Vec2::new(x0, y0)));
+        let to = g.id(g.cell_of(Vec2::new(x1, y1)));
+        let flat = paths::cell_path(g, from, to, &[]).expect("flat path");
+        let hier = hpa::cell_path(&mut gr, g, &[], from, to).expect("hierarchical path");
+        assert_eq!(hier.last(), Some(&to));
+        let (cf, ch) = (cost(g, from, &flat), cost(g, from, &hier));
+        assert!(ch >= cf, "shorter than the optimum? {ch} < {cf}");
+        assert!(
+            ch as f64 <= cf as f64 * 1.05,
+            "({x0}, {y0}) → ({x1}, {y1}): {ch} vs flat {cf}"
+        );
+    }
+    // Enclosed: the box's inside is its own component, answered without a search.
+    let inside = g.id(g.cell_of(Vec2::new(110.0, 75.0)));
+    let outside = g.id(g.cell_of(Vec2::new(2.0, 2.0)));
+    assert_ne!(
+        hpa::component(&gr, g, inside),
+        hpa::component(&gr, g, outside)
+    );
+    let searched = gr.entrances.iter().filter(|e| e.is_some()).count();
+    assert!(hpa::cell_path(&mut gr, g, &[], outside, inside).is_none());
+    assert_eq!(
+        gr.entrances.iter().filter(|e| e.is_some()).count(),
+        searched,
+        "no cluster was searched for the enclosed target"
+    );
+}
+
+/// 80 × 20: a wall at x = 20 with door `d1` (20, 10); a wall at x = 60 with door `d2`
+/// (60, 10); a short wall at x = 40 (y 14..20) with door `d3` (40, 17.5) that no path uses.
+/// `a` walks from (5, 3) to (35, 3) through d1; `b` from (45, 3) to (75, 3) through d2.
+fn three_doors() -> Session {
+    session(
+        [80.0, 20.0],
+        json!([
+            {"id": "a", "pos": [5.0, 3.0], "tree": "ga", "speed": 1.0},
+            {"id": "b", "pos": [45.0, 3.0], "tree": "gb", "speed": 1.0}
+        ]),
+        json!([
+            {"id": "w1", "shape": {"line": [[20.0, 0.0], [20.0, 20.0]]}, "doors": [{"object": "d1"}]},
+            {"id": "w2", "shape": {"line": [[60.0, 0.0], [60.0, 20.0]]}, "doors": [{"object": "d2"}]},
+            {"id": "w3", "shape": {"line": [[40.0, 14.0], [40.0, 20.0]]}, "doors": [{"object": "d3"}]}
+        ]),
+        json!([
+            {"id": "d1", "kind": "door", "pos": [20.0, 10.0], "open": true},
+            {"id": "d2", "kind": "door", "pos": [60.0, 10.0], "open": true},
+            {"id": "d3", "kind": "door", "pos": [40.0, 17.5], "open": true}
+        ]),
+        json!([go_tree("ga", 35.0, 3.0), go_tree("gb", 75.0, 3.0)]),
+    )
+}
+
+#[test]
+fn a_door_change_re_plans_only_the_npcs_whose_path_it_touches() {
+    let mut s = three_doors();
+    s.run(3);
+    let nav = &s.world().nav;
+    assert_eq!(nav.searches, 2, "both searched once");
+    assert_eq!(nav.replans, 0);
+    let before = nav.paths.clone();
+    // The door response records the change; movement reads the record.
+    set_door(&mut s, "d3", DoorAction::Close);
+    assert_eq!(s.world().nav.door_changes.len(), 1);
+    s.step();
+    let nav = &s.world().nav;
+    assert!(nav.door_changes.is_empty(), "read by movement");
+    assert!(!nav.door_open[2], "d3 closed for the planner");
+    assert_eq!(nav.replans, 0, "d3 is on nobody's way");
+    assert_eq!(nav.paths[0].points, before[0].points);
+    assert_eq!(nav.paths[1].points, before[1].points);
+    // d1 is on a's way only.
+    set_door(&mut s, "d1", DoorAction::Close);
+    s.step();
+    let nav = &s.world().nav;
+    assert_eq!(nav.replans, 1, "only a planned again");
+    assert!(nav.paths[0].no_path, "a has no way now");
+    assert_eq!(nav.paths[1].points, before[1].points, "b kept its path");
+    // Opening it again re-plans a (it had no path), and it walks on.
+    set_door(&mut s, "d1", DoorAction::Open);
+    s.step();
+    let nav = &s.world().nav;
+    assert_eq!(nav.replans, 2);
+    assert!(!nav.paths[0].no_path);
+    s.run(800);
+    assert!(s.world().pos[0].distance(Vec2::new(35.0, 3.0)) < 0.25);
+    assert!(s.world().pos[1].distance(Vec2::new(75.0, 3.0)) < 0.25);
+}
+
+#[test]
+fn the_budget_serves_everyone_in_order_within_ceil_n_over_budget_ticks() {
+    // 250 NPCs behind a wall from their target: every one needs a search at tick 1.
+    let n = 250usize;
+    let npcs: Vec<J> = (0..n)
+        .map(|k| {
+            json!({"id": format!("n{k}"), "pos": [2.0 + (k % 10) as f64, 1.0 + (k / 10) as f64 * 0.7],
+                   "tree": "go", "speed": 1.0})
+        })
+        .collect();
+    let mut s = session(
+        [40.0, 20.0],
+        json!(npcs),
+        json!([{"id": "w", "shape": {"line": [[20.0, 0.0], [20.0, 19.0]]}}]),
+        json!([]),
+        json!([go_tree("go", 35.0, 2.0)]),
+    );
+    let ticks = n.div_ceil(PLAN_BUDGET);
+    for t in 1..=ticks {
+        s.step();
+        let w = s.world();
+        let planned: Vec<bool> = (0..n).map(|i| w.nav.paths[i].goal.is_some()).collect();
+        let served = (t * PLAN_BUDGET).min(n);
+        assert_eq!(w.nav.searches as usize, served, "tick {t}");
+        // In NPC order: the first `served` have a path, the others wait, standing.
+        assert!(planned[..served].iter().all(|&p| p), "tick {t}");
+        assert!(planned[served..].iter().all(|&p| !p), "tick {t}");
+        for i in served..n {
+            assert_eq!(
+                w.pos[i],
+                s.program().npcs[i].pos,
+                "n{i} stands while waiting"
+            );
+        }
+        assert_eq!(w.nav.queue.len(), n - served);
+    }
+    assert!(s.world().nav.queue.is_empty());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_walk_with_doors_changing() {
+    let run = || {
+        let mut s = three_doors();
+        for t in 0..300 {
+            if t == 20 {
+                set_door(&mut s, "d1", DoorAction::Close);
+            }
+            if t == 60 {
+                set_door(&mut s, "d1", DoorAction::Open);
+            }
+            if t == 90 {
+                set_door(&mut s, "d2", DoorAction::Close);
+            }
+            s.step();
+        }
+        (s.hash(), s.world().pos.clone(), s.world().nav.clone())
+    };
+    let (h1, p1, n1) = run();
+    let (h2, p2, n2) = run();
+    assert_eq!(h1, h2);
+    assert_eq!(p1, p2);
+    assert_eq!(n1, n2);
+    // b is stuck behind d2 (closed at tick 90 before it got through).
+    assert!(n1.paths[1].no_path || p1[1].x > 60.0);
 }
