@@ -351,7 +351,14 @@ fn search(p: &Program, nav: &mut NavState, pos: Vec2, target: Vec2) -> Option<Ve
         }
         cells
     } else {
-        cell_path(g, from, g.id(g.cell_of(target)), &nav.door_open)?
+        // Out of a blocked cell toward a free one on this side of the wall; with none in
+        // reach, A* leaves the blocked cell diagonally.
+        let start = start_cell(p, nav, pos, from).unwrap_or(from);
+        let mut cells = cell_path(g, start, g.id(g.cell_of(target)), &nav.door_open)?;
+        if start != from {
+            cells.insert(0, start);
+        }
+        cells
     };
     // Smooth: from each way point, walk straight to the furthest node in sight.
     let mut nodes: Vec<Vec2> = Vec::with_capacity(cells.len() + 2);

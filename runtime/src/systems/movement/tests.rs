@@ -164,6 +164,25 @@ fn a_path_goes_around_a_wall() {
 }
 
 #[test]
+fn an_npc_pressed_against_a_wall_starts_its_path_on_its_own_side() {
+    // The wall runs through cell centres (x = 20.25), so the hero at x = 20.05 stands in a
+    // blocked cell whose east neighbour lies across the wall. Its path must start west of
+    // the wall and go round an end, not through it (which would leave it pushing against
+    // the wall and planning again every tick).
+    let wall = json!([{"id": "w", "shape": {"line": [[20.25, 4.0], [20.25, 16.0]]}}]);
+    let mut s = world([20.05, 10.0], go_to(35.0, 10.0), wall, json!([]));
+    let (a, b) = (Vec2::new(20.25, 4.0), Vec2::new(20.25, 16.0));
+    run_not_crossing(&mut s, 400, a, b);
+    assert!(
+        hero(&s).distance(Vec2::new(35.0, 10.0)) < 0.25,
+        "{:?}",
+        hero(&s)
+    );
+    let plans = s.world().nav.plans;
+    assert!(plans <= 3, "planned {plans} times");
+}
+
+#[test]
 fn an_enclosed_target_has_no_path_and_move_to_fails_at_its_timeout() {
     let root =
         json!({"id": "t", "type": "timeout", "seconds": 2.0, "children": [go_to(32.0, 10.0)]});
