@@ -243,8 +243,27 @@ impl<H: Host> Engine<'_, H> {
         }
     }
 
-    #[inline]
+    /// Visits node `i`. A condition visited while nothing observes or counts (the common
+    /// case: most visits of large trees) is done right here, without the call of a full
+    /// visit ([`Self::visit`]): the same budget, evaluation and status as there.
+    #[inline(always)]
     fn run(&mut self, i: usize) -> Status {
+        if !self.observing
+            && self.budget != 0
+            && let Op::Condition { expr } = self.tree.nodes[i].op
+        {
+            self.budget -= 1;
+            let s = status_of(self.host.eval_bool(expr));
+            self.status[i] = s;
+            return s;
+        }
+        self.visit(i)
+    }
+
+    /// A full visit of node `i`: budget, the probe's enter/result events and pause
+    /// requests, counting, the node's own work ([`Self::exec`]) and its status.
+    #[inline(never)]
+    fn visit(&mut self, i: usize) -> Status {
         if self.budget == 0 {
             if self.runaway.is_none() {
                 self.runaway = Some(i);
