@@ -222,6 +222,79 @@ macro_rules! child {
     }};
 }
 
+/// Visits child `kids[k]` of a composite that goes on while its children return `pass`
+/// (a sequence: Success; a selector: Failure): first the conditions from `k` on that return
+/// `pass`, in one tight loop ([`pass_conditions`]), then the child they stopped at. Moves
+/// `k` to the child visited last and gives its status; `None` at the end of `kids`. If the
+/// tick is being cut short, returns from the calling `exec` at once (as `child!`).
+macro_rules! next_child {
+    ($e:ident, $kids:expr, $k:ident, $pass:expr) => {{
+        let kids: &[u32] = $kids;
+        let hit = if $e.observing {
+            None
+        } else {
+            pass_conditions(
+                &mut *$e.host,
+                &$e.tree.nodes,
+                &mut *$e.status,
+                kids,
+                &mut $k,
+                &mut $e.budget,
+                $pass,
+            )
+        };
+        match hit {
+            Some(s) => Some(s),
+            None => match kids.get($k) {
+                Some(&c) => Some(child!($e, c as usize)),
+                None => None,
+            },
+        }
+    }};
+}
+
+/// Visits the conditions `kids[*k..]` one after the other while each returns `pass`, as
+/// [`Engine::run`] visits a condition when nothing observes or counts (the caller checks
+/// that): one visit of the budget each, the condition's status recorded. Stops at the first
+/// child that is not a condition (or once the budget is spent: the full visit reports the
+/// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
+/// something else, leaving `*k` at it and returning that status. A function of its own so
+/// that the loop keeps the tables in registers.
+#[inline(never)]
+fn pass_conditions<H: Host>(
+    host: &mut H,
+    nodes: &[super::CNode],
+    status: &mut [Status],
+    kids: &[u32],
+    k: &mut usize,
+    budget: &mut u32,
+    pass: Status,
+) -> Option<Status> {
+    let mut j = *k;
+    let mut left = *budget;
+    let mut hit = None;
+    while let Some(&c) = kids.get(j) {
+        let c = c as usize;
+        let Op::Condition { expr } = nodes[c].op else {
+            break;
+        };
+        if left == 0 {
+            break;
+        }
+        left -= 1;
+        let s = status_of(host.eval_bool(expr));
+        status[c] = s;
+        if s != pass {
+            hit = Some(s);
+            break;
+        }
+        j += 1;
+    }
+    *k = j;
+    *budget = left;
+    hit
+}
+
 impl<H: Host> Engine<'_, H> {
     /// Sets a status outside a visit (halts), reporting changes.
     #[inline]
@@ -243,27 +316,11 @@ impl<H: Host> Engine<'_, H> {
         }
     }
 
-    /// Visits node `i`. A condition visited while nothing observes or counts (the common
-    /// case: most visits of large trees) is done right here, without the call of a full
-    /// visit ([`Self::visit`]): the same budget, evaluation and status as there.
-    #[inline(always)]
+    /// A visit of node `i`: budget, the probe's enter/result events and pause requests,
+    /// counting, the node's own work ([`Self::exec`]) and its status. (Conditions under a
+    /// sequence or selector, while nothing observes, are visited by [`pass_conditions`].)
+    #[inline]
     fn run(&mut self, i: usize) -> Status {
-        if !self.observing
-            && self.budget != 0
-            && let Op::Condition { expr } = self.tree.nodes[i].op
-        {
-            self.budget -= 1;
-            let s = status_of(self.host.eval_bool(expr));
-            self.status[i] = s;
-            return s;
-        }
-        self.visit(i)
-    }
-
-    /// A full visit of node `i`: budget, the probe's enter/result events and pause
-    /// requests, counting, the node's own work ([`Self::exec`]) and its status.
-    #[inline(never)]
-    fn visit(&mut self, i: usize) -> Status {
         if self.budget == 0 {
             if self.runaway.is_none() {
                 self.runaway = Some(i);
@@ -344,15 +401,17 @@ impl<H: Host> Engine<'_, H> {
         let count = n.child_count as usize;
         match &n.op {
             Op::Sequence { reactive: false } => {
+                let kids = tree.kids(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match child!(self, tree.child(i, k)) {
-                        Status::Success => k += 1,
-                        Status::Running => {
+                    match next_child!(self, kids, k, Status::Success) {
+                        Some(Status::Success) => k += 1,
+                        None => break,
+                        Some(Status::Running) => {
                             self.state[i] = k as u64;
                             return Status::Running;
                         }
-                        _ => {
+                        Some(_) => {
                             self.state[i] = 0;
                             return Status::Failure;
                         }
@@ -362,15 +421,17 @@ impl<H: Host> Engine<'_, H> {
                 Status::Success
             }
             Op::Selector { reactive: false } => {
+                let kids = tree.kids(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match child!(self, tree.child(i, k)) {
-                        Status::Failure | Status::Idle => k += 1,
-                        Status::Running => {
+                    match next_child!(self, kids, k, Status::Failure) {
+                        Some(Status::Failure | Status::Idle) => k += 1,
+                        None => break,
+                        Some(Status::Running) => {
                             self.state[i] = k as u64;
                             return Status::Running;
                         }
-                        Status::Success => {
+                        Some(Status::Success) => {
                             self.state[i] = 0;
                             return Status::Success;
                         }
@@ -382,12 +443,11 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                let start = n.child_start as usize;
-                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
-                for (k, &c) in kids.iter().enumerate() {
-                    let s = child!(self, c as usize);
+                let kids = tree.kids(i);
+                let mut k = 0;
+                while let Some(s) = next_child!(self, kids, k, Status::Success) {
                     match s {
-                        Status::Success => {}
+                        Status::Success => k += 1,
                         Status::Running => {
                             if prev > k + 1 {
                                 self.halt_child(i, prev - 1);
@@ -409,12 +469,11 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                let start = n.child_start as usize;
-                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
-                for (k, &c) in kids.iter().enumerate() {
-                    let s = child!(self, c as usize);
+                let kids = tree.kids(i);
+                let mut k = 0;
+                while let Some(s) = next_child!(self, kids, k, Status::Failure) {
                     match s {
-                        Status::Failure | Status::Idle => {}
+                        Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
                             if prev > k + 1 {
                                 self.halt_child(i, prev - 1);
