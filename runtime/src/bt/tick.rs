@@ -223,14 +223,21 @@ macro_rules! child {
 }
 
 /// Visits child `kids[k]` of a composite that goes on while its children return `pass`
-/// (a sequence: Success; a selector: Failure): first the conditions from `k` on that return
-/// `pass`, in one tight loop ([`pass_conditions`]), then the child they stopped at. Moves
+/// (a sequence: Success; a selector: Failure): first, when it is a condition and nothing
+/// observes, the conditions from `k` on that return `pass`, in one tight loop
+/// ([`pass_conditions`]), then the child they stopped at. Moves
 /// `k` to the child visited last and gives its status; `None` at the end of `kids`. If the
 /// tick is being cut short, returns from the calling `exec` at once (as `child!`).
 macro_rules! next_child {
     ($e:ident, $kids:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
-        let hit = if $e.observing {
+        let condition = kids.get($k).is_some_and(|&c| {
+            matches!(
+                $e.tree.nodes.get(c as usize).map(|n| &n.op),
+                Some(Op::Condition { .. })
+            )
+        });
+        let hit = if $e.observing || !condition {
             None
         } else {
             pass_conditions(
