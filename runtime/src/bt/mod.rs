@@ -244,6 +244,15 @@ impl Tree {
     pub fn child(&self, node: usize, k: usize) -> usize {
         self.children[self.nodes[node].child_start as usize + k] as usize
     }
+    /// The child indices of `node`, in order.
+    #[inline]
+    pub fn kids(&self, node: usize) -> &[u32] {
+        let n = &self.nodes[node];
+        let start = n.child_start as usize;
+        self.children
+            .get(start..start + n.child_count as usize)
+            .unwrap_or(&[])
+    }
     #[inline]
     pub fn child_count(&self, node: usize) -> usize {
         self.nodes[node].child_count as usize

@@ -222,6 +222,86 @@ macro_rules! child {
     }};
 }
 
+/// Visits child `kids[k]` of a composite that goes on while its children return `pass`
+/// (a sequence: Success; a selector: Failure): first, when it is a condition and nothing
+/// observes, the conditions from `k` on that return `pass`, in one tight loop
+/// ([`pass_conditions`]), then the child they stopped at. Moves
+/// `k` to the child visited last and gives its status; `None` at the end of `kids`. If the
+/// tick is being cut short, returns from the calling `exec` at once (as `child!`).
+macro_rules! next_child {
+    ($e:ident, $kids:expr, $k:ident, $pass:expr) => {{
+        let kids: &[u32] = $kids;
+        let condition = kids.get($k).is_some_and(|&c| {
+            matches!(
+                $e.tree.nodes.get(c as usize).map(|n| &n.op),
+                Some(Op::Condition { .. })
+            )
+        });
+        let hit = if $e.observing || !condition {
+            None
+        } else {
+            pass_conditions(
+                &mut *$e.host,
+                &$e.tree.nodes,
+                &mut *$e.status,
+                kids,
+                &mut $k,
+                &mut $e.budget,
+                $pass,
+            )
+        };
+        match hit {
+            Some(s) => Some(s),
+            None => match kids.get($k) {
+                Some(&c) => Some(child!($e, c as usize)),
+                None => None,
+            },
+        }
+    }};
+}
+
+/// Visits the conditions `kids[*k..]` one after the other while each returns `pass`, as
+/// [`Engine::run`] visits a condition when nothing observes or counts (the caller checks
+/// that): one visit of the budget each, the condition's status recorded. Stops at the first
+/// child that is not a condition (or once the budget is spent: the full visit reports the
+/// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
+/// something else, leaving `*k` at it and returning that status. A function of its own so
+/// that the loop keeps the tables in registers.
+#[inline(never)]
+fn pass_conditions<H: Host>(
+    host: &mut H,
+    nodes: &[super::CNode],
+    status: &mut [Status],
+    kids: &[u32],
+    k: &mut usize,
+    budget: &mut u32,
+    pass: Status,
+) -> Option<Status> {
+    let mut j = *k;
+    let mut left = *budget;
+    let mut hit = None;
+    while let Some(&c) = kids.get(j) {
+        let c = c as usize;
+        let Op::Condition { expr } = nodes[c].op else {
+            break;
+        };
+        if left == 0 {
+            break;
+        }
+        left -= 1;
+        let s = status_of(host.eval_bool(expr));
+        status[c] = s;
+        if s != pass {
+            hit = Some(s);
+            break;
+        }
+        j += 1;
+    }
+    *k = j;
+    *budget = left;
+    hit
+}
+
 impl<H: Host> Engine<'_, H> {
     /// Sets a status outside a visit (halts), reporting changes.
     #[inline]
@@ -243,6 +323,9 @@ impl<H: Host> Engine<'_, H> {
         }
     }
 
+    /// A visit of node `i`: budget, the probe's enter/result events and pause requests,
+    /// counting, the node's own work ([`Self::exec`]) and its status. (Conditions under a
+    /// sequence or selector, while nothing observes, are visited by [`pass_conditions`].)
     #[inline]
     fn run(&mut self, i: usize) -> Status {
         if self.budget == 0 {
@@ -325,15 +408,17 @@ impl<H: Host> Engine<'_, H> {
         let count = n.child_count as usize;
         match &n.op {
             Op::Sequence { reactive: false } => {
+                let kids = tree.kids(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match child!(self, tree.child(i, k)) {
-                        Status::Success => k += 1,
-                        Status::Running => {
+                    match next_child!(self, kids, k, Status::Success) {
+                        Some(Status::Success) => k += 1,
+                        None => break,
+                        Some(Status::Running) => {
                             self.state[i] = k as u64;
                             return Status::Running;
                         }
-                        _ => {
+                        Some(_) => {
                             self.state[i] = 0;
                             return Status::Failure;
                         }
@@ -343,15 +428,17 @@ impl<H: Host> Engine<'_, H> {
                 Status::Success
             }
             Op::Selector { reactive: false } => {
+                let kids = tree.kids(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match child!(self, tree.child(i, k)) {
-                        Status::Failure | Status::Idle => k += 1,
-                        Status::Running => {
+                    match next_child!(self, kids, k, Status::Failure) {
+                        Some(Status::Failure | Status::Idle) => k += 1,
+                        None => break,
+                        Some(Status::Running) => {
                             self.state[i] = k as u64;
                             return Status::Running;
                         }
-                        Status::Success => {
+                        Some(Status::Success) => {
                             self.state[i] = 0;
                             return Status::Success;
                         }
@@ -363,12 +450,11 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                let start = n.child_start as usize;
-                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
-                for (k, &c) in kids.iter().enumerate() {
-                    let s = child!(self, c as usize);
+                let kids = tree.kids(i);
+                let mut k = 0;
+                while let Some(s) = next_child!(self, kids, k, Status::Success) {
                     match s {
-                        Status::Success => {}
+                        Status::Success => k += 1,
                         Status::Running => {
                             if prev > k + 1 {
                                 self.halt_child(i, prev - 1);
@@ -390,12 +476,11 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                let start = n.child_start as usize;
-                let kids = tree.children.get(start..start + count).unwrap_or(&[]);
-                for (k, &c) in kids.iter().enumerate() {
-                    let s = child!(self, c as usize);
+                let kids = tree.kids(i);
+                let mut k = 0;
+                while let Some(s) = next_child!(self, kids, k, Status::Failure) {
                     match s {
-                        Status::Failure | Status::Idle => {}
+                        Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
                             if prev > k + 1 {
                                 self.halt_child(i, prev - 1);

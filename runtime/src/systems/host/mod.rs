@@ -287,16 +287,14 @@ impl ActorHost<'_, '_> {
 }
 
 impl Env for ActorHost<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn var(&self, scope: Scope, slot: u32) -> Value {
-        // The hot path: an NPC reading its own blackboard (moved out of the world).
+        // The hot path: an NPC reading its own blackboard (moved out of the world; an area's
+        // host has none, `bb` is empty: its reads go to `var_slow`).
         if scope == Scope::Blackboard
-            && let Who::Npc(_) = self.who
+            && let Some(&v) = self.bb.get(slot as usize)
         {
-            return match self.bb.get(slot as usize) {
-                Some(&v) => v,
-                None => Value::Bool(false),
-            };
+            return v;
         }
         self.var_slow(scope, slot)
     }
@@ -342,7 +340,7 @@ impl Host for ActorHost<'_, '_> {
     fn now(&self) -> u64 {
         self.w.tick
     }
-    #[inline]
+    #[inline(always)]
     fn eval_bool(&mut self, expr: ExprId) -> bool {
         let p = self.p;
         match p.exprs.get(expr as usize) {
