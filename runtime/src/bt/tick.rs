@@ -231,12 +231,17 @@ macro_rules! child {
 macro_rules! next_child {
     ($e:ident, $kids:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
-        let condition = kids.get($k).is_some_and(|&c| {
-            matches!(
-                $e.tree.nodes.get(c as usize).map(|n| &n.op),
-                Some(Op::Condition { .. })
-            )
-        });
+        // A run of two conditions or more: a lone condition is cheaper as a full visit
+        // than as a call into the loop (S4's trees have lone ones).
+        let is_condition = |j: usize| {
+            kids.get(j).is_some_and(|&c| {
+                matches!(
+                    $e.tree.nodes.get(c as usize).map(|n| &n.op),
+                    Some(Op::Condition { .. })
+                )
+            })
+        };
+        let condition = is_condition($k) && is_condition($k + 1);
         let hit = if $e.observing || !condition {
             None
         } else {
