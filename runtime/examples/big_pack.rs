@@ -5,7 +5,8 @@
 //! cargo run --release -p townsfolk-runtime --example big_pack
 //! ```
 //!
-//! Each pack is the guards sample with a long string field (`"padding"`) inserted at the top,
+//! Each pack is the guards sample with a long list of strings (`"padding"`, each string under
+//! the 65,536-character cap) inserted at the top,
 //! written to a temporary file. Timed: `pack::load_file` on the file (what `townsfolk validate`
 //! does), best of 5 runs. A refused pack must give exactly one error, at 1:1, naming the limit;
 //! the pack under the limit must load with only the unknown-field warning.
@@ -14,11 +15,40 @@ use std::time::{Duration, Instant};
 
 use townsfolk_runtime::pack::{self, MAX_PACK_BYTES};
 
-/// The guards sample with `pad` bytes of padding in a string field.
+/// Longest padding string: under the pack reader's cap on string length
+/// (`MAX_PACK_STRING_CHARS`), so the padding itself is not an error.
+const CHUNK: usize = 60_000;
+
+/// The guards sample with a `"padding"` list of strings whose text is `pad` bytes long.
 fn padded(pad: usize) -> String {
+    let mut list = String::with_capacity(pad);
+    let mut left = pad;
+    while left > 0 {
+        if left <= CHUNK + 2 {
+            // The last string: its quotes and `left - 2` letters (a lone byte is a space).
+            if left < 2 {
+                list.push(' ');
+            } else {
+                list.push('"');
+                list.push_str(&"x".repeat(left - 2));
+                list.push('"');
+            }
+            break;
+        }
+        // Never leave a single byte for the last string.
+        let n = if left - (CHUNK + 3) == 1 {
+            CHUNK - 1
+        } else {
+            CHUNK
+        };
+        list.push('"');
+        list.push_str(&"x".repeat(n));
+        list.push_str("\",");
+        left -= n + 3;
+    }
     let mut s = include_str!("../../samples/guards.json").to_string();
     let at = s.find('{').map_or(0, |i| i + 1);
-    s.insert_str(at, &format!("\n  \"padding\": \"{}\",", "x".repeat(pad)));
+    s.insert_str(at, &format!("\n  \"padding\": [{list}],"));
     s
 }
 
