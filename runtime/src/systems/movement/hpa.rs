@@ -115,6 +115,20 @@ pub fn octile(g: &NavGrid, a: u32, b: u32) -> u32 {
 /// Builds the clusters' regions and components for grid `g` and the doors `doors` (nothing
 /// else: entrances come when first needed).
 pub fn build(gr: &mut NavGraph, g: &NavGrid, doors: &[bool]) {
+    frame(gr, g);
+    let n = (gr.ccols * gr.crows) as usize;
+    for k in 0..n as u32 {
+        let (labels, count) = label(gr, g, doors, k);
+        gr.labels.push(labels);
+        gr.regions.push(count);
+    }
+    join(gr, g);
+}
+
+/// The clusters of grid `g` and nothing in them: what a grid planned flat needs (which
+/// clusters a path passes, for local re-planning when a door changes); no regions, no
+/// entrances.
+pub fn frame(gr: &mut NavGraph, g: &NavGrid) {
     let ccols = g.cols.div_ceil(SIDE).max(1);
     let crows = g.rows.div_ceil(SIDE).max(1);
     let n = (ccols * crows) as usize;
@@ -129,12 +143,14 @@ pub fn build(gr: &mut NavGraph, g: &NavGrid, doors: &[bool]) {
         entrances: vec![None; n],
         refined: Default::default(),
     };
-    for k in 0..n as u32 {
-        let (labels, count) = label(gr, g, doors, k);
-        gr.labels.push(labels);
-        gr.regions.push(count);
-    }
-    join(gr, g);
+}
+
+/// The clusters cells `cells` lie in, sorted.
+pub fn clusters_of(gr: &NavGraph, g: &NavGrid, cells: &[u32]) -> Vec<u32> {
+    let mut ks: Vec<u32> = cells.iter().map(|&c| cluster_of(gr, g, c)).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    ks
 }
 
 /// The regions of cluster `k`: each free cell's region (1-based; 0 blocked) and how many.
@@ -231,9 +247,7 @@ fn join(gr: &mut NavGraph, g: &NavGrid) {
 /// regions again and lose their refinements; they and their neighbours lose their entrances;
 /// the components are joined again. Returns the clusters whose cells changed, sorted.
 pub fn door_changed(gr: &mut NavGraph, g: &NavGrid, doors: &[bool], cells: &[u32]) -> Vec<u32> {
-    let mut ks: Vec<u32> = cells.iter().map(|&c| cluster_of(gr, g, c)).collect();
-    ks.sort_unstable();
-    ks.dedup();
+    let ks = clusters_of(gr, g, cells);
     for &k in &ks {
         let (labels, count) = label(gr, g, doors, k);
         gr.labels[k as usize] = labels;

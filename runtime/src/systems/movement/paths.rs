@@ -46,7 +46,13 @@ pub fn sync_doors(p: &Program, w: &mut World) {
             .map(|d| w.objects.get(d.object as usize).is_some_and(|o| o.open))
             .collect();
         nav.door_changes.clear();
-        hpa::build(&mut nav.graph, g, &nav.door_open);
+        // A grid planned flat needs only the clusters (labelling every cluster's regions
+        // costs a fifth of a whole day of daily_life).
+        if hierarchical(g) {
+            hpa::build(&mut nav.graph, g, &nav.door_open);
+        } else {
+            hpa::frame(&mut nav.graph, g);
+        }
         for path in &mut nav.paths {
             path.stale = true;
         }
@@ -69,7 +75,11 @@ pub fn sync_doors(p: &Program, w: &mut World) {
     if cells.is_empty() {
         return;
     }
-    let ks = hpa::door_changed(&mut nav.graph, g, &nav.door_open, &cells);
+    let ks = if hierarchical(g) {
+        hpa::door_changed(&mut nav.graph, g, &nav.door_open, &cells)
+    } else {
+        hpa::clusters_of(&nav.graph, g, &cells)
+    };
     for path in &mut nav.paths {
         if path.no_path || path.clusters.iter().any(|k| ks.binary_search(k).is_ok()) {
             path.stale = true;
