@@ -84,6 +84,47 @@ fn run(pack: &Pack, seed: u64, seconds: u64) -> Session {
     s
 }
 
+/// Gives NPC 0 a tree that converses in cast `c` for `seconds` (its `until` never holds),
+/// then waits.
+fn converse_for(p: &mut Pack, seconds: f64) {
+    p.trees.push(TreeDef {
+        id: "short".into(),
+        name: None,
+        comment: None,
+        blackboard: Default::default(),
+        root: Node {
+            id: "seq".into(),
+            name: None,
+            comment: None,
+            disabled: false,
+            kind: NodeKind::Sequence { reactive: false },
+            children: vec![
+                Node {
+                    id: "chat".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Converse {
+                        cast: "c".into(),
+                        until: Some("false".into()),
+                        seconds: Some(seconds),
+                    },
+                    children: Vec::new(),
+                },
+                Node {
+                    id: "rest".into(),
+                    name: None,
+                    comment: None,
+                    disabled: false,
+                    kind: NodeKind::Wait { seconds: 1.0e6 },
+                    children: Vec::new(),
+                },
+            ],
+        },
+    });
+    p.world.npcs[0].tree = "short".into();
+}
+
 fn ring(n: usize, params: impl Fn(usize) -> [f64; 5]) -> Vec<(String, [f64; 2], [f64; 5])> {
     (0..n)
         .map(|i| {
@@ -438,43 +479,7 @@ fn preview_shows_speakers_gaze_and_groups() {
 fn converse_hands_the_npc_over_until_its_condition_or_timeout() {
     let chars = ring(3, |_| [0.9, 0.5, 0.5, 0.5, 0.5]);
     let mut p = pack(&as_refs(&chars), true);
-    // n0 converses for 20 s, then logs.
-    p.trees.push(TreeDef {
-        id: "short".into(),
-        name: None,
-        comment: None,
-        blackboard: Default::default(),
-        root: Node {
-            id: "seq".into(),
-            name: None,
-            comment: None,
-            disabled: false,
-            kind: NodeKind::Sequence { reactive: false },
-            children: vec![
-                Node {
-                    id: "chat".into(),
-                    name: None,
-                    comment: None,
-                    disabled: false,
-                    kind: NodeKind::Converse {
-                        cast: "c".into(),
-                        until: Some("false".into()),
-                        seconds: Some(20.0),
-                    },
-                    children: Vec::new(),
-                },
-                Node {
-                    id: "rest".into(),
-                    name: None,
-                    comment: None,
-                    disabled: false,
-                    kind: NodeKind::Wait { seconds: 1.0e6 },
-                    children: Vec::new(),
-                },
-            ],
-        },
-    });
-    p.world.npcs[0].tree = "short".into();
+    converse_for(&mut p, 20.0);
     let mut s = Session::from_pack(&p, 4).expect("valid");
     s.run(150);
     assert_eq!(s.world().talk.chars[0].cast, 0, "handed over");
@@ -927,43 +932,7 @@ fn characters_are_woken_exactly_when_a_clock_is_due() {
 fn the_layer_lists_who_is_in_a_cast_and_leavers_lose_their_group() {
     let chars = ring(6, |i| [0.6 + 0.05 * i as f64, 0.6, 0.5, 0.5, 0.5]);
     let mut p = pack(&as_refs(&chars), true);
-    // n0 converses for 10 s, then waits.
-    p.trees.push(TreeDef {
-        id: "short".into(),
-        name: None,
-        comment: None,
-        blackboard: Default::default(),
-        root: Node {
-            id: "seq".into(),
-            name: None,
-            comment: None,
-            disabled: false,
-            kind: NodeKind::Sequence { reactive: false },
-            children: vec![
-                Node {
-                    id: "chat".into(),
-                    name: None,
-                    comment: None,
-                    disabled: false,
-                    kind: NodeKind::Converse {
-                        cast: "c".into(),
-                        until: Some("false".into()),
-                        seconds: Some(10.0),
-                    },
-                    children: Vec::new(),
-                },
-                Node {
-                    id: "rest".into(),
-                    name: None,
-                    comment: None,
-                    disabled: false,
-                    kind: NodeKind::Wait { seconds: 1.0e6 },
-                    children: Vec::new(),
-                },
-            ],
-        },
-    });
-    p.world.npcs[0].tree = "short".into();
+    converse_for(&mut p, 10.0);
     let mut s = Session::from_pack(&p, 3).expect("valid");
     let every = s.program().talk.ticks(GROUP_EVERY);
     let mut grouped_then_left = false;
