@@ -16,6 +16,13 @@ impl Fnv {
     fn u64(&mut self, v: u64) {
         self.bytes(&v.to_le_bytes());
     }
+    /// A list: its length, then each word.
+    fn list<T: Into<u64>>(&mut self, items: impl ExactSizeIterator<Item = T>) {
+        self.u64(items.len() as u64);
+        for x in items {
+            self.u64(x.into());
+        }
+    }
     fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
@@ -124,10 +131,7 @@ pub(crate) fn world_hash(w: &World) -> u64 {
     h.u64(w.tick);
     h.bytes(&w.rng.get_seed());
     h.bytes(&w.rng.get_word_pos().to_le_bytes());
-    h.u64(w.flags.len() as u64);
-    for &f in &w.flags {
-        h.u64(f as u64);
-    }
+    h.list(w.flags.iter().copied());
     h.u64(w.counters.len() as u64);
     for &c in &w.counters {
         h.u64(c as u64);
@@ -225,18 +229,9 @@ fn nav(h: &mut Fnv, n: &super::nav::NavState) {
     if n.paths.is_empty() && n.queue.is_empty() && n.door_changes.is_empty() {
         return;
     }
-    h.u64(n.door_open.len() as u64);
-    for &o in &n.door_open {
-        h.u64(o as u64);
-    }
-    h.u64(n.door_changes.len() as u64);
-    for &d in &n.door_changes {
-        h.u64(d as u64);
-    }
-    h.u64(n.queue.len() as u64);
-    for &i in &n.queue {
-        h.u64(i as u64);
-    }
+    h.list(n.door_open.iter().copied());
+    h.list(n.door_changes.iter().copied());
+    h.list(n.queue.iter().copied());
     h.u64(n.paths.len() as u64);
     for p in &n.paths {
         match p.goal {
@@ -251,10 +246,7 @@ fn nav(h: &mut Fnv, n: &super::nav::NavState) {
             h.vec2(q);
         }
         h.u64(p.next as u64 | (p.no_path as u64) << 32 | (p.stale as u64) << 33);
-        h.u64(p.clusters.len() as u64);
-        for &k in &p.clusters {
-            h.u64(k as u64);
-        }
+        h.list(p.clusters.iter().copied());
     }
 }
 
