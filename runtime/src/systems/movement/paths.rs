@@ -287,18 +287,9 @@ fn start_cell(p: &Program, nav: &mut NavState, pos: Vec2, c: u32) -> Option<u32>
     if g.free(c, &nav.door_open) {
         return Some(c);
     }
-    let (x, y) = g.coords(c);
-    let (x, y) = (x as i64, y as i64);
-    let mut v: Vec<(u64, u32)> = Vec::new();
-    for dy in -2..=2 {
-        for dx in -2..=2 {
-            if let Some(n) = cell_at(g, x + dx, y + dy)
-                && g.free(n, &nav.door_open)
-            {
-                v.push((pos.distance(g.centre(g.coords(n))).to_bits(), n));
-            }
-        }
-    }
+    let mut v: Vec<(u64, u32)> = free_near(g, &nav.door_open, c)
+        .map(|n| (pos.distance(g.centre(g.coords(n))).to_bits(), n))
+        .collect();
     v.sort_unstable();
     v.into_iter().map(|(_, n)| n).find(|&n| {
         let to = g.centre(g.coords(n));
@@ -306,6 +297,15 @@ fn start_cell(p: &Program, nav: &mut NavState, pos: Vec2, c: u32) -> Option<u32>
             .first_hit(pos, to, &nav.door_open, &mut nav.scratch)
             .is_none()
     })
+}
+
+/// The free cells within two cells of cell `c` (itself included), row by row.
+fn free_near<'a>(g: &'a NavGrid, doors: &'a [bool], c: u32) -> impl Iterator<Item = u32> + 'a {
+    let (x, y) = g.coords(c);
+    let (x, y) = (x as i64, y as i64);
+    (-2..=2)
+        .flat_map(move |dy| (-2..=2).filter_map(move |dx| cell_at(g, x + dx, y + dy)))
+        .filter(move |&n| g.free(n, doors))
 }
 
 fn cell_at(g: &NavGrid, x: i64, y: i64) -> Option<u32> {
@@ -318,18 +318,9 @@ fn goal_cells(g: &NavGrid, doors: &[bool], c: u32) -> Vec<u32> {
     if g.free(c, doors) {
         return vec![c];
     }
-    let (x, y) = g.coords(c);
-    let (x, y) = (x as i64, y as i64);
-    let mut v: Vec<(u32, u32)> = Vec::new();
-    for dy in -2..=2 {
-        for dx in -2..=2 {
-            if let Some(n) = cell_at(g, x + dx, y + dy)
-                && g.free(n, doors)
-            {
-                v.push((hpa::octile(g, c, n), n));
-            }
-        }
-    }
+    let mut v: Vec<(u32, u32)> = free_near(g, doors, c)
+        .map(|n| (hpa::octile(g, c, n), n))
+        .collect();
     v.sort_unstable();
     v.into_iter().map(|(_, n)| n).collect()
 }
