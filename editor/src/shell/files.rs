@@ -647,21 +647,7 @@ fn export_ui(app: &mut EditorApp, ctx: &egui::Context) {
             if let Some(done) = &win.done {
                 ui.label(RichText::new(done).strong());
             }
-            if !win.problems.is_empty() {
-                ui.label(
-                    RichText::new(format!(
-                        "Export refused: the pack has {} problem(s) to fix first:",
-                        win.problems.len()
-                    ))
-                    .color(ERROR_COLOR)
-                    .strong(),
-                );
-                egui::ScrollArea::vertical().max_height(240.0).show(ui, |ui| {
-                    for p in &win.problems {
-                        ui.label(RichText::new(p).monospace());
-                    }
-                });
-            }
+            export_refused_ui(ui, &win.problems);
         });
     if run {
         run_export(app, &mut win);
@@ -669,6 +655,29 @@ fn export_ui(app: &mut EditorApp, ctx: &egui::Context) {
     if open {
         app.files.export = Some(win);
     }
+}
+
+/// Why an export was refused (every export window shows it): the problems to fix first, or
+/// nothing when there are none.
+pub(crate) fn export_refused_ui(ui: &mut egui::Ui, problems: &[String]) {
+    if problems.is_empty() {
+        return;
+    }
+    ui.label(
+        RichText::new(format!(
+            "Export refused: the pack has {} to fix first:",
+            crate::shell::style::count(problems.len(), "problem")
+        ))
+        .color(ERROR_COLOR)
+        .strong(),
+    );
+    egui::ScrollArea::vertical()
+        .max_height(240.0)
+        .show(ui, |ui| {
+            for p in problems {
+                ui.label(RichText::new(p).monospace());
+            }
+        });
 }
 
 fn run_export(app: &mut EditorApp, win: &mut ExportWindow) {

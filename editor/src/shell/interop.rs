@@ -14,7 +14,7 @@ use crate::io::{self, ImportFormat};
 use crate::shell::Action;
 use crate::shell::dialogs::Purpose;
 use crate::shell::problems::Located;
-use crate::shell::style::{ERROR_COLOR, WARNING_COLOR, count};
+use crate::shell::style::{WARNING_COLOR, count};
 
 /// The last import into the open pack and its report (view state: dropped with the pack).
 #[derive(Clone, Debug)]
@@ -303,21 +303,7 @@ fn btcpp_export_ui(app: &mut EditorApp, ctx: &egui::Context) {
             if let Some(done) = &win.done {
                 ui.label(RichText::new(done).strong());
             }
-            if !win.problems.is_empty() {
-                ui.label(
-                    RichText::new(format!(
-                        "Export refused: the pack has {} to fix first:",
-                        count(win.problems.len(), "problem")
-                    ))
-                    .color(ERROR_COLOR)
-                    .strong(),
-                );
-                ScrollArea::vertical().max_height(240.0).show(ui, |ui| {
-                    for p in &win.problems {
-                        ui.label(RichText::new(p).monospace());
-                    }
-                });
-            }
+            crate::shell::files::export_refused_ui(ui, &win.problems);
         });
     if run {
         run_btcpp_export(app, &mut win);
