@@ -239,15 +239,51 @@ pub struct Tree {
     pub nodes: Vec<CNode>,
     /// Child indices, referenced by [`CNode::child_start`]/[`CNode::child_count`].
     pub children: Vec<u32>,
+    /// Beside `children`: true where a child is a condition and so is the next child of the
+    /// same node (the start of a run the engine visits in one loop). Filled by
+    /// [`Tree::mark_condition_runs`]; left empty, the engine visits every child in full.
+    pub runs: Vec<bool>,
 }
 
 impl Tree {
+    /// Fills [`Tree::runs`] from the nodes and children (once, after compiling).
+    pub fn mark_condition_runs(&mut self) {
+        let is_condition = |c: u32| {
+            matches!(
+                self.nodes.get(c as usize).map(|n| &n.op),
+                Some(Op::Condition { .. })
+            )
+        };
+        let mut runs = vec![false; self.children.len()];
+        for n in &self.nodes {
+            let start = n.child_start as usize;
+            let kids = self
+                .children
+                .get(start..start + n.child_count as usize)
+                .unwrap_or(&[]);
+            for (k, pair) in kids.windows(2).enumerate() {
+                runs[start + k] = is_condition(pair[0]) && is_condition(pair[1]);
+            }
+        }
+        self.runs = runs;
+    }
+
+    /// Beside [`Tree::kids`]: where a run of conditions starts (empty when not marked).
+    #[inline(always)]
+    pub fn kid_runs(&self, node: usize) -> &[bool] {
+        let n = &self.nodes[node];
+        let start = n.child_start as usize;
+        self.runs
+            .get(start..start + n.child_count as usize)
+            .unwrap_or(&[])
+    }
+
     #[inline]
     pub fn child(&self, node: usize, k: usize) -> usize {
         self.children[self.nodes[node].child_start as usize + k] as usize
     }
     /// The child indices of `node`, in order.
-    #[inline]
+    #[inline(always)]
     pub fn kids(&self, node: usize) -> &[u32] {
         let n = &self.nodes[node];
         let start = n.child_start as usize;

@@ -258,28 +258,19 @@ macro_rules! child {
 }
 
 /// Visits child `kids[k]` of a composite that goes on while its children return `pass`
-/// (a sequence: Success; a selector: Failure): first, when it is a condition and nothing
-/// observes, the conditions from `k` on that return `pass`, in one tight loop
-/// ([`pass_conditions`]), then the child they stopped at. Moves
-/// `k` to the child visited last and gives its status; `None` at the end of `kids`. If the
-/// tick is being cut short, returns from the calling `exec` at once (as `child!`).
+/// (a sequence: Success; a selector: Failure). While nothing observes or counts, a
+/// condition child is visited right here: a run of them (`runs[k]`, see [`Tree::runs`]) in
+/// one tight loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
+/// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
+/// into the recursive visit. Moves `k` to the child visited last and gives its status;
+/// `None` at the end of `kids`. If the tick is being cut short, returns from the calling
+/// `exec` at once (as `child!`).
 macro_rules! next_child {
-    ($e:ident, $kids:expr, $k:ident, $pass:expr) => {{
+    ($e:ident, $kids:expr, $runs:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
-        // A run of two conditions or more: a lone condition is cheaper as a full visit
-        // than as a call into the loop (S4's trees have lone ones).
-        let is_condition = |j: usize| {
-            kids.get(j).is_some_and(|&c| {
-                matches!(
-                    $e.tree.nodes.get(c as usize).map(|n| &n.op),
-                    Some(Op::Condition { .. })
-                )
-            })
-        };
-        let condition = is_condition($k) && is_condition($k + 1);
-        let hit = if $e.observing || !condition {
+        let hit = if $e.observing {
             None
-        } else {
+        } else if $runs.get($k).copied().unwrap_or(false) {
             pass_conditions(
                 &mut *$e.host,
                 &$e.tree.nodes,
@@ -289,6 +280,8 @@ macro_rules! next_child {
                 &mut $e.budget,
                 $pass,
             )
+        } else {
+            kids.get($k).and_then(|&c| $e.condition(c as usize))
         };
         match hit {
             Some(s) => Some(s),
@@ -343,6 +336,29 @@ fn pass_conditions<H: Host>(
 }
 
 impl<H: Host> Engine<'_, H> {
+    /// A visit of node `i` if it is a condition and the budget allows it, as [`Self::run`]
+    /// visits one while nothing observes or counts (the caller checks that); `None` (and
+    /// nothing done) otherwise.
+    #[inline(always)]
+    fn condition(&mut self, i: usize) -> Option<Status> {
+        let Some(super::CNode {
+            op: Op::Condition { expr },
+            ..
+        }) = self.tree.nodes.get(i)
+        else {
+            return None;
+        };
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let s = status_of(self.host.eval_bool(*expr));
+        if let Some(st) = self.status.get_mut(i) {
+            *st = s;
+        }
+        Some(s)
+    }
+
     /// Sets a status outside a visit (halts), reporting changes.
     #[inline]
     fn set_status(&mut self, i: usize, s: Status) {
@@ -448,10 +464,10 @@ impl<H: Host> Engine<'_, H> {
         let count = n.child_count as usize;
         match &n.op {
             Op::Sequence { reactive: false } => {
-                let kids = tree.kids(i);
+                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, k, Status::Success) {
+                    match next_child!(self, kids, runs, k, Status::Success) {
                         Some(Status::Success) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -468,10 +484,10 @@ impl<H: Host> Engine<'_, H> {
                 Status::Success
             }
             Op::Selector { reactive: false } => {
-                let kids = tree.kids(i);
+                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, k, Status::Failure) {
+                    match next_child!(self, kids, runs, k, Status::Failure) {
                         Some(Status::Failure | Status::Idle) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -490,9 +506,9 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                let kids = tree.kids(i);
+                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, k, Status::Success) {
+                while let Some(s) = next_child!(self, kids, runs, k, Status::Success) {
                     match s {
                         Status::Success => k += 1,
                         Status::Running => {
@@ -516,9 +532,9 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                let kids = tree.kids(i);
+                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, k, Status::Failure) {
+                while let Some(s) = next_child!(self, kids, runs, k, Status::Failure) {
                     match s {
                         Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
@@ -624,11 +640,20 @@ impl<H: Host> Engine<'_, H> {
                     }
                 }
             }
-            Op::Inverter => match child!(self, tree.child(i, 0)) {
-                Status::Success => Status::Failure,
-                Status::Failure => Status::Success,
-                s => s,
-            },
+            Op::Inverter => {
+                let c = tree.child(i, 0);
+                // A condition under it (`!cond`) is visited here while nothing observes.
+                let s = match self.observing {
+                    false => self.condition(c),
+                    true => None,
+                };
+                match s.unwrap_or_else(|| self.run(c)) {
+                    _ if self.cut => Status::Failure,
+                    Status::Success => Status::Failure,
+                    Status::Failure => Status::Success,
+                    s => s,
+                }
+            }
             Op::ForceSuccess => match child!(self, tree.child(i, 0)) {
                 Status::Running => Status::Running,
                 _ => Status::Success,

@@ -31,6 +31,7 @@ pub(crate) fn compile_tree(c: &mut Ctx<'_>, pack: &Pack, ti: usize) -> Tree {
             id: def.id.clone(),
             nodes: Vec::new(),
             children: Vec::new(),
+            runs: Vec::new(),
         },
         stack: vec![ti],
         too_big: false,
@@ -62,6 +63,7 @@ pub(crate) fn compile_tree(c: &mut Ctx<'_>, pack: &Pack, ti: usize) -> Tree {
             ),
         );
     }
+    cx.tree.mark_condition_runs();
     cx.tree
 }
 

@@ -56,10 +56,13 @@ fn tick_lent(
         let Some(tree) = p.trees.get(ti as usize) else {
             continue;
         };
+        let stride = w.minds.stride();
         let mut h = ActorHost {
             p,
             w,
             who: Who::Npc(i as u32),
+            bb_at: i * stride,
+            bb_len: stride,
             tree: ti,
             granting: None,
             running: [(0, 0); MAX_NESTING],

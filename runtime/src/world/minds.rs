@@ -78,6 +78,12 @@ impl Minds {
         self.stride
     }
 
+    /// Every NPC's blackboard, one after the other: NPC `npc`'s starts at `npc * stride`.
+    #[inline(always)]
+    pub fn slots(&self) -> &[Value] {
+        &self.bb
+    }
+
     /// NPC `npc`'s blackboard (empty for an unknown NPC).
     #[inline]
     pub fn bb(&self, npc: usize) -> &[Value] {

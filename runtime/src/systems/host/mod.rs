@@ -46,6 +46,10 @@ pub(crate) struct ActorHost<'a, 'p> {
     pub p: &'a Program,
     pub w: &'a mut World,
     pub who: Who,
+    /// An NPC's own blackboard in the world's arrays: its first slot and slot count
+    /// (`Minds::slots`); no slots for an area's host.
+    pub bb_at: usize,
+    pub bb_len: usize,
     /// The compiled tree being ticked (the NPC's, an adopted behavior's, a brain's, …).
     pub tree: u32,
     /// While an adopted behavior ticks: the area that granted it.
@@ -294,8 +298,8 @@ impl Env for ActorHost<'_, '_> {
         // The hot path: an NPC reading its own blackboard (an area's host has none: its
         // reads go to `var_slow`).
         if scope == Scope::Blackboard
-            && let Who::Npc(n) = self.who
-            && let Some(v) = self.w.minds.var(n as usize, slot as usize)
+            && (slot as usize) < self.bb_len
+            && let Some(&v) = self.w.minds.slots().get(self.bb_at + slot as usize)
         {
             return v;
         }
@@ -809,6 +813,8 @@ pub(crate) fn run_area(
             id: area,
             subject: None,
         },
+        bb_at: 0,
+        bb_len: 0,
         tree: u32::MAX,
         granting: None,
         running: [(0, 0); MAX_NESTING],
