@@ -5,6 +5,10 @@
 //! cargo run --release -p townsfolk-runtime --example events_bench
 //! ```
 //!
+//! Arguments (for profiling one case; the default is every table):
+//! `--layouts date,random,compiled` (any of them), `--sizes 1000,1000000`, `--runs N`
+//! (best of N, default 3), `--no-replay`.
+//!
 //! Each DAG has n events; event g (in generation order) depends on 0-3 random events among
 //! the 64 generated before it (random outcome labels); windows start uniformly over n/4 days
 //! and last 5-60 days, so about four events come due per day whatever n is; each event's
@@ -130,10 +134,70 @@ enum Layout {
     RandomCompiled,
 }
 
-fn main() {
-    let sizes = [1_000, 10_000, 100_000, 1_000_000];
+/// What to run (the default: everything).
+struct Args {
+    layouts: Vec<Layout>,
+    sizes: Vec<usize>,
+    runs: usize,
+    replay: bool,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut a = Args {
+        layouts: vec![Layout::DateOrder, Layout::Random, Layout::RandomCompiled],
+        sizes: vec![1_000, 10_000, 100_000, 1_000_000],
+        runs: 3,
+        replay: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| anyhow::anyhow!("`{arg}` needs a value"))
+        };
+        match arg.as_str() {
+            "--layouts" => {
+                a.layouts = value()?
+                    .split(',')
+                    .map(|l| match l {
+                        "date" => Ok(Layout::DateOrder),
+                        "random" => Ok(Layout::Random),
+                        "compiled" => Ok(Layout::RandomCompiled),
+                        _ => anyhow::bail!("unknown layout `{l}` (known: date, random, compiled)"),
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            }
+            "--sizes" => {
+                a.sizes = value()?
+                    .split(',')
+                    .map(|n| {
+                        n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                            anyhow::anyhow!("`--sizes`: `{n}` is not a count of events")
+                        })
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            }
+            "--runs" => {
+                let v = value()?;
+                a.runs = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| anyhow::anyhow!("`--runs`: `{v}` is not a count of runs"))?
+            }
+            "--no-replay" => a.replay = false,
+            _ => anyhow::bail!(
+                "unknown argument `{arg}` (known: --layouts LIST, --sizes LIST, --runs N, --no-replay)"
+            ),
+        }
+    }
+    Ok(a)
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = args()?;
     let mut calls: Vec<(usize, u64, u64)> = Vec::new();
-    for layout in [Layout::DateOrder, Layout::Random, Layout::RandomCompiled] {
+    for &layout in &args.layouts {
         println!(
             "\nevent ids {}",
             match layout {
@@ -149,7 +213,7 @@ fn main() {
         );
         println!("|---|---|---|---|---|---|---|---|---|");
         let mut base: Option<(f64, f64)> = None;
-        for n in sizes {
+        for &n in &args.sizes {
             let generated = generate(n);
             let d = match layout {
                 Layout::Random => generated,
@@ -158,10 +222,10 @@ fn main() {
                 }
             };
             // Best of 3 (the machine is shared).
-            let r = (0..3)
+            let r = (0..args.runs)
                 .map(|_| play(&d))
                 .min_by(|a, b| (a.advance_ns + a.ended_ns).total_cmp(&(b.advance_ns + b.ended_ns)))
-                .expect("three runs");
+                .expect("at least one run");
             // Every layout is the same graph: the same calls.
             match calls.iter().find(|c| c.0 == n) {
                 Some(&(_, a, e)) => assert_eq!(
@@ -192,7 +256,10 @@ fn main() {
             );
         }
     }
-    replay();
+    if args.replay {
+        replay();
+    }
+    Ok(())
 }
 
 fn replay() {
