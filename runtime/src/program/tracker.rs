@@ -12,9 +12,12 @@
 //! `by_start` (the nodes by `not_before`, then id); a node waiting for its window is simply
 //! `Queued` until the start cursor reaches it. No call allocates. The nodes below the deadline
 //! cursor have all been settled (none is blocked or queued any more), so an edge into one is
-//! skipped without touching its target. Callers see only their own ids: every method takes
-//! and returns them, and the changes, the open list, the states and the hash are the same
-//! whatever the internal order.
+//! skipped without touching its target. The edges a dependency's target is reached by carry
+//! what a death needs of it (its caller id, its own edges), and the states are one byte per
+//! node, so a chain of deaths through unrelated dates reads, per node, its state byte and its
+//! edges, nothing else. Callers see only their own ids: every method takes and returns them,
+//! and the changes, the open list, the states and the hash are the same whatever the
+//! internal order.
 
 use std::sync::Arc;
 
@@ -28,18 +31,25 @@ struct Node {
     ext: u32,
 }
 
-/// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top bit).
+/// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
+/// bit), with what killing the target needs (its caller id and its own out-edges), so that a
+/// chain of deaths reads one line of edges per node and nothing else of the graph.
 #[derive(Clone, Copy, Debug, Default)]
-struct Edge(u32);
+struct Edge {
+    to: u32,
+    ext: u32,
+    out_start: u32,
+    out_end: u32,
+}
 
 const NEEDS_SUCCESS: u32 = 1 << 31;
 
 impl Edge {
     fn target(self) -> u32 {
-        self.0 & !NEEDS_SUCCESS
+        self.to & !NEEDS_SUCCESS
     }
     fn needs_success(self) -> bool {
-        self.0 & NEEDS_SUCCESS != 0
+        self.to & NEEDS_SUCCESS != 0
     }
 }
 
@@ -103,10 +113,16 @@ impl Graph {
             .collect();
         // Each source's edges in the order given (the order `ended` visits them).
         let mut fill = count;
-        let mut out = vec![Edge(0); edges.len()];
+        let mut out = vec![Edge::default(); edges.len()];
         for &(s, t, ok) in edges {
             let s = internal[s as usize] as usize;
-            out[fill[s] as usize] = Edge(internal[t as usize] | if ok { NEEDS_SUCCESS } else { 0 });
+            let t = internal[t as usize] as usize;
+            out[fill[s] as usize] = Edge {
+                to: t as u32 | if ok { NEEDS_SUCCESS } else { 0 },
+                ext: nodes[t].ext,
+                out_start: nodes[t].out_start,
+                out_end: nodes[t + 1].out_start,
+            };
             fill[s] += 1;
         }
         let mut by_start: Vec<u32> = (0..n as u32).collect();
@@ -150,6 +166,15 @@ impl Graph {
     fn ext(&self, i: u32) -> u32 {
         self.nodes[i as usize].ext
     }
+    /// An edge into internal node `i` (what `kill` needs of it), with any outcome.
+    fn target(&self, i: u32) -> Edge {
+        Edge {
+            to: i,
+            ext: self.nodes[i as usize].ext,
+            out_start: self.nodes[i as usize].out_start,
+            out_end: self.nodes[i as usize + 1].out_start,
+        }
+    }
 }
 
 /// Where a node is in its life.
@@ -180,19 +205,18 @@ pub enum Change {
     Dead(u32),
 }
 
-/// A node's changing state (internal order): both fields in one place.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    unmet: u32,
-    state: NodeState,
-}
+// One byte per node: the states of a million nodes fit in a core's L2 cache.
+const _: () = assert!(std::mem::size_of::<NodeState>() == 1);
 
 /// The tracker's state for one playthrough.
 #[derive(Clone, Debug)]
 pub struct Tracker {
     pub date: i64,
     ids: Arc<Ids>,
-    slots: Vec<Slot>,
+    /// Each internal node's state, and its dependencies not met yet (apart: the states are
+    /// read on every edge, the counts only when a dependency is met).
+    state: Vec<NodeState>,
+    unmet: Vec<u32>,
     /// Open nodes (caller ids, unordered), their internal ids at the same positions, and
     /// each open internal node's position in them.
     open: Vec<u32>,
@@ -206,29 +230,29 @@ pub struct Tracker {
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
     /// Scratch space of `propagate_death` (empty between calls).
-    stack: Vec<u32>,
+    stack: Vec<Edge>,
 }
 
 impl Tracker {
     /// A tracker at `date`. Nodes without dependencies are queued; the first
     /// [`Tracker::advance`] (of 0 days, or more) opens the due ones.
     pub fn new(g: &Graph, date: i64) -> Tracker {
-        let slots = g
+        let state = g
             .indeg
             .iter()
-            .map(|&unmet| Slot {
-                unmet,
-                state: if unmet == 0 {
+            .map(|&unmet| {
+                if unmet == 0 {
                     NodeState::Queued
                 } else {
                     NodeState::Blocked
-                },
+                }
             })
             .collect();
         let mut t = Tracker {
             date,
             ids: g.ids.clone(),
-            slots,
+            state,
+            unmet: g.indeg.clone(),
             open: Vec::new(),
             open_internal: Vec::new(),
             open_pos: vec![u32::MAX; g.len()],
@@ -239,29 +263,23 @@ impl Tracker {
         };
         for &d in &g.doomed {
             let i = g.ids.internal[d as usize];
-            if matches!(
-                t.slots[i as usize].state,
-                NodeState::Blocked | NodeState::Queued
-            ) {
-                t.kill(g, i);
+            if matches!(t.state[i as usize], NodeState::Blocked | NodeState::Queued) {
+                t.kill(g, g.target(i));
             }
         }
         t
     }
 
     pub fn state(&self, n: u32) -> NodeState {
-        self.slots[self.ids.internal[n as usize] as usize].state
+        self.state[self.ids.internal[n as usize] as usize]
     }
     /// Each node's state, by caller id.
     pub fn states(&self) -> impl Iterator<Item = NodeState> + '_ {
-        self.ids
-            .internal
-            .iter()
-            .map(|&i| self.slots[i as usize].state)
+        self.ids.internal.iter().map(|&i| self.state[i as usize])
     }
     /// Whether some node still waits for its dependencies.
     pub fn any_blocked(&self) -> bool {
-        self.slots.iter().any(|s| s.state == NodeState::Blocked)
+        self.state.contains(&NodeState::Blocked)
     }
     /// Open nodes, in no particular order.
     pub fn open(&self) -> &[u32] {
@@ -269,10 +287,10 @@ impl Tracker {
     }
     /// Nodes waiting for their window, in no particular order.
     pub fn queued(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots
+        self.state
             .iter()
             .zip(&self.ids.external)
-            .filter(|(s, _)| s.state == NodeState::Queued)
+            .filter(|&(&s, _)| s == NodeState::Queued)
             .map(|(_, &e)| e)
     }
 
@@ -292,9 +310,9 @@ impl Tracker {
             && g.nodes[i as usize].not_before <= date
         {
             self.starts += 1;
-            if self.slots[i as usize].state == NodeState::Queued {
+            if self.state[i as usize] == NodeState::Queued {
                 if (i as usize) < closed {
-                    self.kill(g, i);
+                    self.kill(g, g.target(i));
                 } else {
                     self.open_node(g, i);
                 }
@@ -304,14 +322,14 @@ impl Tracker {
         while self.settled < closed {
             let i = self.settled as u32;
             self.settled += 1;
-            match self.slots[i as usize].state {
+            match self.state[i as usize] {
                 NodeState::Open => {
                     self.remove_open(i);
-                    self.slots[i as usize].state = NodeState::Expired;
+                    self.state[i as usize] = NodeState::Expired;
                     self.changes.push(Change::Expired(g.ext(i)));
-                    self.propagate_death(g, i);
+                    self.propagate_death(g, g.target(i));
                 }
-                NodeState::Blocked | NodeState::Queued => self.kill(g, i),
+                NodeState::Blocked | NodeState::Queued => self.kill(g, g.target(i)),
                 _ => {}
             }
         }
@@ -323,11 +341,11 @@ impl Tracker {
         let Some(&i) = self.ids.internal.get(n as usize) else {
             return false;
         };
-        if self.slots[i as usize].state != NodeState::Open {
+        if self.state[i as usize] != NodeState::Open {
             return false;
         }
         self.remove_open(i);
-        self.slots[i as usize].state = NodeState::Active;
+        self.state[i as usize] = NodeState::Active;
         true
     }
 
@@ -338,43 +356,44 @@ impl Tracker {
         let Some(&i) = self.ids.internal.get(n as usize) else {
             return false;
         };
-        if self.slots[i as usize].state != NodeState::Active {
+        if self.state[i as usize] != NodeState::Active {
             return false;
         }
-        self.slots[i as usize].state = NodeState::Done(success);
+        self.state[i as usize] = NodeState::Done(success);
         for &e in g.edges_of(i) {
             let t = e.target();
             // Settled nodes are never blocked: skip them without touching them.
-            if (t as usize) < self.settled || self.slots[t as usize].state != NodeState::Blocked {
+            if (t as usize) < self.settled || self.state[t as usize] != NodeState::Blocked {
                 continue;
             }
             if e.needs_success() == success {
-                let slot = &mut self.slots[t as usize];
-                slot.unmet -= 1;
-                if slot.unmet == 0 {
-                    self.ready(g, t);
+                let unmet = &mut self.unmet[t as usize];
+                *unmet -= 1;
+                if *unmet == 0 {
+                    self.ready(g, e);
                 }
             } else {
-                self.kill(g, t);
+                self.kill(g, e);
             }
         }
         self.advance(g, 0);
         true
     }
 
-    fn ready(&mut self, g: &Graph, t: u32) {
-        let i = t as usize;
+    /// The last dependency of `t` (the target of an edge) is met.
+    fn ready(&mut self, g: &Graph, t: Edge) {
+        let i = t.target() as usize;
         if g.not_after[i] < self.date {
             self.kill(g, t);
         } else if g.nodes[i].not_before > self.date {
-            self.slots[i].state = NodeState::Queued;
+            self.state[i] = NodeState::Queued;
         } else {
-            self.open_node(g, t);
+            self.open_node(g, t.target());
         }
     }
 
     fn open_node(&mut self, g: &Graph, i: u32) {
-        self.slots[i as usize].state = NodeState::Open;
+        self.state[i as usize] = NodeState::Open;
         self.open_pos[i as usize] = self.open.len() as u32;
         let e = g.ext(i);
         self.open.push(e);
@@ -392,31 +411,32 @@ impl Tracker {
         self.open_pos[i as usize] = u32::MAX;
     }
 
-    /// Marks a waiting node dead and everything that waits on it.
-    fn kill(&mut self, g: &Graph, i: u32) {
-        self.slots[i as usize].state = NodeState::Dead;
-        self.changes.push(Change::Dead(g.ext(i)));
-        self.propagate_death(g, i);
+    /// Marks a waiting node (the target of `t`) dead and everything that waits on it.
+    fn kill(&mut self, g: &Graph, t: Edge) {
+        self.state[t.target() as usize] = NodeState::Dead;
+        self.changes.push(Change::Dead(t.ext));
+        self.propagate_death(g, t);
     }
 
-    /// `i` will never end: its blocked dependents can never open (each node's targets in
-    /// edge order, then the last one killed first).
-    fn propagate_death(&mut self, g: &Graph, i: u32) {
+    /// The target of `t` will never end: its blocked dependents can never open (each
+    /// node's targets in edge order, then the last one killed first). Reads only the state
+    /// bytes and the edges.
+    fn propagate_death(&mut self, g: &Graph, t: Edge) {
         let mut stack = std::mem::take(&mut self.stack);
-        let mut x = i;
+        let mut x = t;
         loop {
-            for e in g.edges_of(x) {
+            for &e in &g.edges[x.out_start as usize..x.out_end as usize] {
                 let t = e.target();
-                if (t as usize) >= self.settled
-                    && self.slots[t as usize].state == NodeState::Blocked
-                {
-                    self.slots[t as usize].state = NodeState::Dead;
-                    self.changes.push(Change::Dead(g.ext(t)));
-                    stack.push(t);
+                if (t as usize) >= self.settled && self.state[t as usize] == NodeState::Blocked {
+                    self.state[t as usize] = NodeState::Dead;
+                    self.changes.push(Change::Dead(e.ext));
+                    if e.out_start < e.out_end {
+                        stack.push(e);
+                    }
                 }
             }
             match stack.pop() {
-                Some(t) => x = t,
+                Some(e) => x = e,
                 None => break,
             }
         }
@@ -440,7 +460,7 @@ impl Tracker {
             });
         }
         for &i in &self.ids.internal {
-            h(self.slots[i as usize].unmet as u64);
+            h(self.unmet[i as usize] as u64);
         }
         // The open list's order decides nothing (the executor sorts), but it is state.
         for &o in &self.open {
