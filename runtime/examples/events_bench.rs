@@ -7,7 +7,10 @@
 //!
 //! Arguments (for profiling one case; the default is every table):
 //! `--layouts date,random,compiled` (any of them), `--sizes 1000,1000000`, `--runs N`
-//! (best of N, default 3), `--no-replay`.
+//! (best of N, default 3), `--no-replay`, and `--graph timeline`: another family of DAGs,
+//! whose windows follow the generation order (event g starts around day g/4, so its
+//! dependencies are events of the weeks before it, as in a story written along its
+//! timeline); its "random" layout is a seeded shuffle of the ids.
 //!
 //! Each DAG has n events; event g (in generation order) depends on 0-3 random events among
 //! the 64 generated before it (random outcome labels); windows start uniformly over n/4 days
@@ -40,13 +43,25 @@ struct Dag {
     outcome: Vec<bool>,
 }
 
+/// Which family of DAGs.
+#[derive(Clone, Copy, PartialEq)]
+enum Family {
+    /// Windows at random over the n/4 days, whatever the dependencies (the default).
+    Uniform,
+    /// Windows along the generation order (`--graph timeline`).
+    Timeline,
+}
+
 /// The DAG in generation order.
-fn generate(n: usize) -> Dag {
+fn generate(n: usize, family: Family) -> Dag {
     let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
     let days = (n / 4).max(1) as i64;
     let windows: Vec<(i64, i64)> = (0..n)
-        .map(|_| {
-            let nb = rng.random_range(0..days);
+        .map(|g| {
+            let nb = match family {
+                Family::Uniform => rng.random_range(0..days),
+                Family::Timeline => g as i64 / 4 + rng.random_range(0..30),
+            };
             (nb, nb + rng.random_range(5..60))
         })
         .collect();
@@ -136,6 +151,7 @@ enum Layout {
 
 /// What to run (the default: everything).
 struct Args {
+    family: Family,
     layouts: Vec<Layout>,
     sizes: Vec<usize>,
     runs: usize,
@@ -144,6 +160,7 @@ struct Args {
 
 fn args() -> anyhow::Result<Args> {
     let mut a = Args {
+        family: Family::Uniform,
         layouts: vec![Layout::DateOrder, Layout::Random, Layout::RandomCompiled],
         sizes: vec![1_000, 10_000, 100_000, 1_000_000],
         runs: 3,
@@ -186,8 +203,15 @@ fn args() -> anyhow::Result<Args> {
                     .ok_or_else(|| anyhow::anyhow!("`--runs`: `{v}` is not a count of runs"))?
             }
             "--no-replay" => a.replay = false,
+            "--graph" => {
+                a.family = match value()?.as_str() {
+                    "uniform" => Family::Uniform,
+                    "timeline" => Family::Timeline,
+                    g => anyhow::bail!("unknown graph `{g}` (known: uniform, timeline)"),
+                }
+            }
             _ => anyhow::bail!(
-                "unknown argument `{arg}` (known: --layouts LIST, --sizes LIST, --runs N, --no-replay)"
+                "unknown argument `{arg}` (known: --layouts LIST, --sizes LIST, --runs N, --no-replay, --graph uniform|timeline)"
             ),
         }
     }
@@ -214,11 +238,24 @@ fn main() -> anyhow::Result<()> {
         println!("|---|---|---|---|---|---|---|---|---|");
         let mut base: Option<(f64, f64)> = None;
         for &n in &args.sizes {
-            let generated = generate(n);
+            let generated = generate(n, args.family);
+            // Ids at random with respect to dates: as generated, or (timeline graphs, whose
+            // generation order is nearly date order) shuffled.
+            let random = match args.family {
+                Family::Uniform => generated,
+                Family::Timeline => {
+                    let mut order: Vec<u32> = (0..n as u32).collect();
+                    let mut rng = ChaCha8Rng::seed_from_u64(!(n as u64));
+                    for k in (1..n).rev() {
+                        order.swap(k, rng.random_range(0..=k));
+                    }
+                    renumber(&generated, &order)
+                }
+            };
             let d = match layout {
-                Layout::Random => generated,
+                Layout::Random => random,
                 Layout::DateOrder | Layout::RandomCompiled => {
-                    renumber(&generated, &date_order(&generated.windows))
+                    renumber(&random, &date_order(&random.windows))
                 }
             };
             // Best of 3 (the machine is shared).
