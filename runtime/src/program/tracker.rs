@@ -89,8 +89,11 @@ impl Graph {
             n < NEEDS_SUCCESS as usize,
             "a tracker graph holds fewer than 2^31 events (a pack of that many cannot be loaded)"
         );
-        let mut ext: Vec<u32> = (0..n as u32).collect();
-        ext.sort_unstable_by_key(|&e| (windows[e as usize].1, e));
+        // Sorting (key, id) pairs: no lookups while sorting (ids are unique: a total order).
+        let mut keyed: Vec<(i64, u32)> =
+            (0..n as u32).map(|e| (windows[e as usize].1, e)).collect();
+        keyed.sort_unstable();
+        let ext: Vec<u32> = keyed.iter().map(|&(_, e)| e).collect();
         let mut internal = vec![0u32; n];
         for (i, &e) in ext.iter().enumerate() {
             internal[e as usize] = i as u32;
@@ -125,8 +128,11 @@ impl Graph {
             };
             fill[s] += 1;
         }
-        let mut by_start: Vec<u32> = (0..n as u32).collect();
-        by_start.sort_unstable_by_key(|&i| (nodes[i as usize].not_before, nodes[i as usize].ext));
+        let mut keyed: Vec<(i64, u32, u32)> = (0..n)
+            .map(|i| (nodes[i].not_before, nodes[i].ext, i as u32))
+            .collect();
+        keyed.sort_unstable();
+        let by_start: Vec<u32> = keyed.iter().map(|&(_, _, i)| i).collect();
         Graph {
             not_after: ext.iter().map(|&e| windows[e as usize].1).collect(),
             nodes,
