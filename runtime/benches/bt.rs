@@ -387,7 +387,7 @@ impl TfWorld {
     fn tick(&mut self) {
         let [hunger, fatigue, danger, tod, food, action] = self.slots;
         for (i, a) in self.agents.iter_mut().enumerate() {
-            a.action = self.s.world().npcs[i].blackboard[action].as_i64();
+            a.action = self.s.world().minds.bb(i)[action].as_i64();
             a.advance();
             self.s.set_var(i, hunger, Value::Float(a.hunger));
             self.s.set_var(i, fatigue, Value::Float(a.fatigue));
@@ -400,11 +400,8 @@ impl TfWorld {
 
     fn checksum(&self, h: u64) -> u64 {
         let action = self.slots[5];
-        self.s
-            .world()
-            .npcs
-            .iter()
-            .fold(h, |h, n| fold(h, n.blackboard[action].as_i64()))
+        let minds = &self.s.world().minds;
+        (0..minds.len()).fold(h, |h, i| fold(h, minds.bb(i)[action].as_i64()))
     }
 }
 

@@ -222,8 +222,8 @@ fn steady_state_ticks_do_not_allocate() {
             s.set_var(i, tod, Value::Float(clock[i]));
         }
         s.step();
-        for n in &s.world().npcs {
-            let a = n.blackboard[action].as_i64();
+        for i in 0..NPCS {
+            let a = s.world().minds.bb(i)[action].as_i64();
             seen[a.clamp(0, 8) as usize] = true;
         }
     };

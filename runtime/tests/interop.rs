@@ -417,7 +417,7 @@ fn an_imported_tree_runs_with_a_scripted_blackboard() {
             "Success"
         ]
     );
-    assert_eq!(s.world().npcs[0].blackboard[fled], Value::Int(3));
+    assert_eq!(s.world().minds.bb(0)[fled], Value::Int(3));
 }
 
 #[test]

@@ -118,7 +118,7 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
             ui.label(RichText::new(&info.name).weak());
         }
     });
-    let tree = p.trees.get(npc.instance.tree as usize);
+    let tree = p.trees.get(w.minds.tree(i) as usize);
     egui::Grid::new("npc_facts")
         .num_columns(2)
         .spacing([12.0, 3.0])
@@ -230,7 +230,7 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
                 .show(ui, |ui| {
                     for (slot, name) in p.blackboard.names.iter().enumerate() {
                         ui.label(RichText::new(name).monospace());
-                        match npc.blackboard.get(slot) {
+                        match w.minds.bb(i).get(slot) {
                             Some(v) => ui.label(RichText::new(show_value(p, *v)).monospace()),
                             None => ui.label(RichText::new("—").weak()),
                         };

@@ -8,7 +8,9 @@
 
 mod tick;
 
-pub use tick::{Host, NodeCount, TickOutcome, halt, tick_tree, tick_tree_counted};
+pub use tick::{
+    Host, NodeCount, TickOutcome, halt, halt_nodes, tick_nodes, tick_tree, tick_tree_counted,
+};
 
 use crate::value::Sym;
 

@@ -36,12 +36,12 @@ fn status(s: &Session, id: &str) -> Status {
     let tree = &p.trees[0];
     let sym = p.find_sym(id).expect("node id");
     let k = tree.find(0, sym).expect("node");
-    s.world().npcs[0].instance.status[k]
+    s.world().minds.mind(0).status[k]
 }
 
 fn var(s: &Session, name: &str) -> Value {
     let slot = s.program().blackboard.get(name).expect("var") as usize;
-    s.world().npcs[0].blackboard[slot]
+    s.world().minds.bb(0)[slot]
 }
 
 fn set(s: &mut Session, name: &str, v: Value) {
@@ -99,7 +99,7 @@ fn reactive_sequence_halts_running_child_when_condition_fails() {
     s.step();
     assert_eq!(status(&s, "c"), Status::Failure);
     assert_eq!(status(&s, "w"), Status::Idle, "halted and reset");
-    assert_eq!(s.world().npcs[0].instance.state[2], 0, "wait timer cleared");
+    assert_eq!(s.world().minds.mind(0).state[2], 0, "wait timer cleared");
     set(&mut s, "a", Value::Bool(true));
     s.step();
     assert_eq!(status(&s, "w"), Status::Running, "starts over");

@@ -133,7 +133,27 @@ pub fn tick_tree_counted<H: Host>(
     budget: u32,
     counts: Option<&[NodeCount]>,
 ) -> TickOutcome {
-    if tree.nodes.is_empty() {
+    tick_nodes(
+        tree,
+        &mut inst.state,
+        &mut inst.status,
+        host,
+        budget,
+        counts,
+    )
+}
+
+/// [`tick_tree_counted`] on a tree state held elsewhere (the world keeps every NPC's in one
+/// array): `state` and `status` have one entry per node of `tree`.
+pub fn tick_nodes<H: Host>(
+    tree: &Tree,
+    state: &mut [u64],
+    status: &mut [Status],
+    host: &mut H,
+    budget: u32,
+    counts: Option<&[NodeCount]>,
+) -> TickOutcome {
+    if tree.nodes.is_empty() || state.len() < tree.nodes.len() || status.len() < tree.nodes.len() {
         return TickOutcome {
             status: Status::Failure,
             visits: 0,
@@ -143,8 +163,8 @@ pub fn tick_tree_counted<H: Host>(
     }
     let mut e = Engine {
         tree,
-        state: &mut inst.state,
-        status: &mut inst.status,
+        state,
+        status,
         host,
         budget,
         runaway: None,
@@ -177,10 +197,25 @@ pub fn tick_tree_counted<H: Host>(
 
 /// Halts the subtree at `node` (resetting its state, stopping its actions).
 pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize) {
+    halt_nodes(tree, &mut inst.state, &mut inst.status, host, node);
+}
+
+/// [`halt`] on a tree state held elsewhere (see [`tick_nodes`]).
+pub fn halt_nodes<H: Host>(
+    tree: &Tree,
+    state: &mut [u64],
+    status: &mut [Status],
+    host: &mut H,
+    node: usize,
+) {
+    if node >= tree.nodes.len() || state.len() < tree.nodes.len() || status.len() < tree.nodes.len()
+    {
+        return;
+    }
     let mut e = Engine {
         tree,
-        state: &mut inst.state,
-        status: &mut inst.status,
+        state,
+        status,
         host,
         budget: 0,
         runaway: None,

@@ -851,7 +851,7 @@ impl Debugger {
         let w = self.session.world();
         let n = w.npcs.get(npc as usize)?;
         p.npcs.get(n.proto as usize)?;
-        let tree = p.trees.get(n.instance.tree as usize);
+        let tree = p.trees.get(w.minds.tree(npc as usize) as usize);
         let nodes = live_nodes(p, w, npc, self.cur);
         Some(NpcView {
             id: w.npc_name(p, npc),
@@ -895,7 +895,7 @@ impl Debugger {
                     continue;
                 }
                 if let (Some(v), Some(name)) = (
-                    n.blackboard.get(s as usize),
+                    w.minds.bb(npc as usize).get(s as usize),
                     p.blackboard.names.get(s as usize),
                 ) {
                     shown.push(s);
@@ -907,11 +907,12 @@ impl Debugger {
                 groups.push((id.to_string(), vars));
             }
         };
-        let mut own = self.vars_of_tree(n.instance.tree);
+        let own_tree = w.minds.tree(npc as usize);
+        let mut own = self.vars_of_tree(own_tree);
         own.extend(self.npc_vars.get(n.proto as usize).into_iter().flatten());
         own.sort_unstable();
         own.dedup();
-        group(n.instance.tree, own, &mut shown);
+        group(own_tree, own, &mut shown);
         for tag in &n.tags {
             group(tag.tree, self.vars_of_tree(tag.tree), &mut shown);
         }
@@ -969,34 +970,35 @@ pub fn live_nodes(
         out: Vec<NodeView>,
     }
     impl Walker<'_> {
+        /// The nodes of compiled tree `ti` with `status`, and what they adopted.
         fn walk(
             &mut self,
-            inst: &crate::bt::Instance,
+            ti: u32,
+            status: &[crate::bt::Status],
             base: u16,
             graft: Option<String>,
             guard: u32,
         ) {
             let p = self.p;
-            let Some(tree) = p.trees.get(inst.tree as usize) else {
+            let Some(tree) = p.trees.get(ti as usize) else {
                 return;
             };
             let mut graft = graft;
             for (k, node) in tree.nodes.iter().enumerate() {
-                let (tid, id) = p.node_origin(inst.tree, k);
+                let (tid, id) = p.node_origin(ti, k);
                 let (npc, cur) = (self.npc, self.cur);
                 self.out.push(NodeView {
                     index: k as u32,
                     tree: tid.to_string(),
                     id: id.to_string(),
                     depth: base + node.depth,
-                    status: inst.status.get(k).copied().unwrap_or_default(),
-                    current: cur.is_some_and(|c| {
-                        c.npc == npc && c.tree == inst.tree && c.node as usize == k
-                    }),
+                    status: status.get(k).copied().unwrap_or_default(),
+                    current: cur
+                        .is_some_and(|c| c.npc == npc && c.tree == ti && c.node as usize == k),
                     graft: graft.take(),
                 });
                 if matches!(node.op, crate::bt::Op::Request { .. }) && guard < 8 {
-                    let key = k as u64 | (u64::from(inst.tree) << 32);
+                    let key = k as u64 | (u64::from(ti) << 32);
                     if let Some(tag) = self.n.tags.iter().find(|t| t.node == key) {
                         let rules = &p.area_rules[crate::world::areas::proto_of(tag.area) as usize];
                         let what = rules
@@ -1012,7 +1014,8 @@ pub fn live_nodes(
                                 ""
                             }
                         );
-                        self.walk(&tag.instance, base + node.depth + 1, Some(label), guard + 1);
+                        let (t, st) = (tag.instance.tree, &tag.instance.status);
+                        self.walk(t, st, base + node.depth + 1, Some(label), guard + 1);
                     }
                 }
             }
@@ -1025,7 +1028,8 @@ pub fn live_nodes(
         cur,
         out: Vec::new(),
     };
-    wk.walk(&n.instance, 0, None, 0);
+    let mind = w.minds.mind(npc as usize);
+    wk.walk(mind.tree, mind.status, 0, None, 0);
     let running = w
         .areas
         .iter()
@@ -1041,7 +1045,7 @@ pub fn live_nodes(
                 job.kind.name(),
                 crate::world::areas::area_name(p, area)
             );
-            wk.walk(inst, 0, Some(label), 0);
+            wk.walk(inst.tree, &inst.status, 0, Some(label), 0);
         }
     }
     wk.out
@@ -1058,11 +1062,12 @@ fn approx_bytes(s: &Session) -> usize {
     for a in &w.area_vars {
         total += a.len() * size_of::<crate::value::Value>();
     }
-    for n in &w.npcs {
+    for (i, n) in w.npcs.iter().enumerate() {
+        let mind = w.minds.mind(i);
         total += size_of::<crate::world::Npc>()
-            + n.blackboard.len() * size_of::<crate::value::Value>()
-            + n.instance.state.len() * 8
-            + n.instance.status.len()
+            + std::mem::size_of_val(w.minds.bb(i))
+            + mind.state.len() * 8
+            + mind.status.len()
             + n.areas.len() * 4;
         for (_, q) in &n.inboxes {
             total += 32 + q.len() * size_of::<crate::world::Message>();

@@ -30,7 +30,7 @@ fn bb(s: &Session, npc: &str, var: &str) -> Value {
     let p = s.program();
     let i = p.npc_index(npc).expect("npc") as usize;
     let slot = p.blackboard.get(var).expect("var") as usize;
-    s.world().npcs[i].blackboard[slot]
+    s.world().minds.bb(i)[slot]
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::program::Program;
 use crate::systems::{areas, clock, mail, movement, story, talk, trees, triggers};
 use crate::trace::{Counters, Out, Probe, TraceEvent};
 use crate::value::Value;
+use crate::world::minds::Minds;
 use crate::world::story::Story;
 use crate::world::talk::TalkState;
 use crate::world::triggers::TriggerState;
@@ -50,13 +51,13 @@ impl Session {
     /// Starts a session of a compiled program. The program must have compiled without errors.
     pub fn new(program: Arc<Program>, seed: u64) -> Session {
         let p = &program;
-        let npcs = (0..p.npcs.len() as u32).map(|i| Npc::new(p, i)).collect();
         let mut world = World {
             tick: 0,
             hour: 0.0,
             day: 0,
-            pos: p.npcs.iter().map(|n| n.pos).collect(),
-            npcs,
+            pos: Vec::with_capacity(p.npcs.len()),
+            npcs: Vec::with_capacity(p.npcs.len()),
+            minds: Minds::new(p.blackboard.defaults.len()),
             flags: p.flags.defaults.iter().map(|v| v.as_bool()).collect(),
             counters: p.counters.defaults.iter().map(|v| v.as_i64()).collect(),
             area_vars: p.areas.iter().map(|a| a.vars.clone()).collect(),
@@ -83,6 +84,9 @@ impl Session {
             triggers: TriggerState::new(p),
             nav: Default::default(),
         };
+        for (i, info) in p.npcs.iter().enumerate() {
+            world.push_npc(p, Npc::new(p, i as u32), info.pos);
+        }
         let n = world.npcs.len();
         clock::clock(p, &mut world);
         // Tick 0, where everyone starts: NPCs inside an area enter it (`enter` traced, the
@@ -158,12 +162,7 @@ impl Session {
     }
     /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
     pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
-        if let Some(cell) = self
-            .world
-            .npcs
-            .get_mut(npc)
-            .and_then(|n| n.blackboard.get_mut(slot))
-        {
+        if let Some(cell) = self.world.minds.bb_mut(npc).get_mut(slot) {
             *cell = v;
         }
     }

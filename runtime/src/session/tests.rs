@@ -319,7 +319,7 @@ fn tick_phases_run_in_the_spec_order() {
         let slot = s.program().blackboard.get("beat").expect("beat") as usize;
         let area_slot = s.program().area_vars.get("beat").expect("beat") as usize;
         beats.push((
-            s.world().npcs[2].blackboard[slot].as_i64(),
+            s.world().minds.bb(2)[slot].as_i64(),
             s.world().area_vars[1][area_slot].as_i64(),
         ));
     }

@@ -1,10 +1,11 @@
 //! The NPC trees phase: every NPC's tree ticks once, in pack order, with the behaviors it
 //! adopted ticked nested under their request nodes; runaway trees are cut off and reported.
 
-use crate::bt::{self, Instance, Status};
+use crate::bt::{self, Status};
 use crate::program::Program;
 use crate::systems::host::{ActorHost, MAX_NESTING, Who};
 use crate::trace::{Actor, Counting, DebugEvent, Out, TraceEvent};
+use crate::world::minds::Nodes;
 use crate::world::{World, WorldEnv};
 
 /// Ticks every NPC's tree. `runaway_reported` remembers the NPCs already reported as
@@ -16,7 +17,22 @@ pub fn tick_npcs(
     runaway_reported: &mut Vec<bool>,
     problems: &mut Vec<String>,
 ) {
-    for i in 0..w.npcs.len() {
+    // The NPCs' tree states are lent out of the world for the phase (the world stays free
+    // to borrow while one of them ticks) and always given back, also when the probe pauses.
+    let mut nodes = w.minds.lend();
+    tick_lent(p, w, &mut nodes, out, runaway_reported, problems);
+    w.minds.put_back(nodes);
+}
+
+fn tick_lent(
+    p: &Program,
+    w: &mut World,
+    nodes: &mut Nodes,
+    out: &mut Out,
+    runaway_reported: &mut Vec<bool>,
+    problems: &mut Vec<String>,
+) {
+    for i in 0..nodes.len() {
         out.scope(Some(Actor::Npc(i as u32)));
         if let Some(pr) = out.probe.as_deref_mut() {
             let env = WorldEnv {
@@ -29,29 +45,22 @@ pub fn tick_npcs(
                 return;
             }
         }
-        let npc = &mut w.npcs[i];
-        // A removed or dead NPC's tree does not tick; once, it is halted (halting resets).
-        let alive = npc.alive();
-        if !alive
-            && npc
-                .instance
-                .status
-                .first()
-                .is_none_or(|s| *s == Status::Idle)
-        {
-            continue;
-        }
-        let Some(tree) = p.trees.get(npc.instance.tree as usize) else {
+        let Some((ti, state, status)) = nodes.get_mut(i) else {
             continue;
         };
-        let mut inst = std::mem::replace(&mut npc.instance, Instance::empty());
-        let bb = std::mem::take(&mut npc.blackboard);
+        // A removed or dead NPC's tree does not tick; once, it is halted (halting resets).
+        let alive = w.npcs.get(i).is_some_and(|n| n.alive());
+        if !alive && status.first().is_none_or(|s| *s == Status::Idle) {
+            continue;
+        }
+        let Some(tree) = p.trees.get(ti as usize) else {
+            continue;
+        };
         let mut h = ActorHost {
             p,
             w,
             who: Who::Npc(i as u32),
-            bb,
-            tree: inst.tree,
+            tree: ti,
             granting: None,
             running: [(0, 0); MAX_NESTING],
             nesting: 0,
@@ -62,27 +71,22 @@ pub fn tick_npcs(
             counts: out.counts.as_mut().map(Counting::reborrow),
         };
         if !alive {
-            bt::halt(tree, &mut inst, &mut h, 0);
-            let stopped = h.stop;
-            let bb = std::mem::take(&mut h.bb);
-            let npc = &mut w.npcs[i];
-            npc.instance = inst;
-            npc.blackboard = bb;
-            if stopped {
+            bt::halt_nodes(tree, state, status, &mut h, 0);
+            if h.stop {
                 out.stop = true;
                 return;
             }
             continue;
         }
-        let outcome = h.tick(inst.tree, tree, &mut inst);
+        let outcome = h.tick_nodes(ti, tree, state, status);
         if let Some(node) = outcome.runaway {
-            let (tid, nid) = p.node_origin(inst.tree, node);
+            let (tid, nid) = p.node_origin(ti, node);
             let (tid, nid) = (tid.to_string(), nid.to_string());
             let tick = h.w.tick;
             h.emit(TraceEvent::Runaway {
                 tick,
                 npc: i as u32,
-                tree: inst.tree,
+                tree: ti,
                 node: node as u32,
             });
             if runaway_reported.len() <= i {
@@ -97,15 +101,12 @@ pub fn tick_npcs(
                 ));
             }
         }
-        let stopped = h.stop;
-        let bb = std::mem::take(&mut h.bb);
-        let npc = &mut w.npcs[i];
-        npc.instance = inst;
-        npc.blackboard = bb;
-        if outcome.paused || stopped {
+        if outcome.paused || h.stop {
             out.stop = true;
             return;
         }
-        npc.last_status = outcome.status;
+        if let Some(n) = w.npcs.get_mut(i) {
+            n.last_status = outcome.status;
+        }
     }
 }

@@ -161,15 +161,15 @@ pub fn differences(pa: &Program, wa: &World, pb: &Program, wb: &World) -> Vec<Di
             }
         }
         // Blackboard variables, by name.
-        let vars = |p: &Program, n: &crate::world::Npc| -> BTreeMap<String, String> {
+        let vars = |p: &Program, w: &World, i: u32| -> BTreeMap<String, String> {
             p.blackboard
                 .names
                 .iter()
-                .zip(&n.blackboard)
+                .zip(w.minds.bb(i as usize))
                 .map(|(k, v)| (k.clone(), show_value(p, *v)))
                 .collect()
         };
-        let (va, vb) = (vars(pa, na), vars(pb, nb));
+        let (va, vb) = (vars(pa, wa, ia), vars(pb, wb, ib));
         for (k, v) in &va {
             push(
                 &mut out,

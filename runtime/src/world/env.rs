@@ -51,8 +51,7 @@ impl<'a> WorldEnv<'a> {
     /// A blackboard variable of an NPC as the world holds it: its declared default when the
     /// NPC is none (an area brain) or does not exist.
     pub fn blackboard_of(&self, npc: Option<u32>, slot: u32) -> Value {
-        npc.and_then(|n| self.world.npcs.get(n as usize))
-            .and_then(|n| n.blackboard.get(slot as usize).copied())
+        npc.and_then(|n| self.world.minds.var(n as usize, slot as usize))
             .or_else(|| self.program.blackboard.defaults.get(slot as usize).copied())
             .unwrap_or(Value::Bool(false))
     }
@@ -84,8 +83,9 @@ impl Env for WorldEnv<'_> {
         let w = self.world;
         let n = w.npcs.get(self.npc as usize);
         match scope {
-            Scope::Blackboard => n
-                .and_then(|n| n.blackboard.get(slot as usize).copied())
+            Scope::Blackboard => w
+                .minds
+                .var(self.npc as usize, slot as usize)
                 .unwrap_or(Value::Bool(false)),
             _ => self.world_var(n.and_then(|n| n.area), scope, slot),
         }

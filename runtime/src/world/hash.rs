@@ -71,11 +71,15 @@ impl Fnv {
 }
 
 fn instance(h: &mut Fnv, i: &crate::bt::Instance) {
-    h.u64(i.tree as u64);
-    for &s in &i.state {
+    nodes(h, i.tree, &i.state, &i.status);
+}
+
+fn nodes(h: &mut Fnv, tree: u32, state: &[u64], status: &[crate::bt::Status]) {
+    h.u64(tree as u64);
+    for &s in state {
         h.u64(s);
     }
-    for &s in &i.status {
+    for &s in status {
         h.u64(s as u64);
     }
 }
@@ -171,10 +175,11 @@ pub(crate) fn world_hash(w: &World) -> u64 {
             }
             None => h.u64(0),
         }
-        for &v in &n.blackboard {
+        for &v in w.minds.bb(i) {
             h.value(v);
         }
-        instance(&mut h, &n.instance);
+        let mind = w.minds.mind(i);
+        nodes(&mut h, mind.tree, mind.state, mind.status);
         match n.show {
             Some((say, s)) => {
                 h.u64(1 + say as u64);

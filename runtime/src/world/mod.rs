@@ -6,6 +6,7 @@
 pub mod areas;
 pub mod env;
 pub(crate) mod hash;
+pub mod minds;
 pub mod nav;
 pub mod story;
 pub mod talk;
@@ -15,7 +16,7 @@ use std::collections::VecDeque;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::bt::{self, Instance, Status};
+use crate::bt::Status;
 use crate::program::Program;
 use crate::value::{EntityId, Sym, Value, Vec2};
 pub use env::WorldEnv;
@@ -37,8 +38,6 @@ pub struct Message {
 /// One NPC's mutable state.
 #[derive(Clone, Debug)]
 pub struct Npc {
-    pub blackboard: Vec<Value>,
-    pub instance: Instance,
     /// Where it is walking to, if anywhere.
     pub target: Option<Vec2>,
     /// What the preview shows over its head: (is speech, text/animation).
@@ -77,13 +76,7 @@ impl Npc {
     /// A fresh NPC as the pack declares NPC `proto` (also used for spawned copies).
     pub fn new(p: &Program, proto: u32) -> Npc {
         let info = &p.npcs[proto as usize];
-        let (tree, len) = match p.trees.get(info.tree as usize) {
-            Some(t) => (info.tree, t),
-            None => (u32::MAX, &EMPTY_TREE),
-        };
         Npc {
-            blackboard: info.blackboard.clone(),
-            instance: Instance::new(tree, len),
             target: None,
             show: None,
             inboxes: info.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
@@ -122,6 +115,9 @@ pub struct World {
     /// NPC's state is borrowed mutably).
     pub pos: Vec<Vec2>,
     pub npcs: Vec<Npc>,
+    /// Every NPC's blackboard and own tree state, by NPC index (kept apart, in per-world
+    /// arrays, so the trees phase walks contiguous memory).
+    pub minds: minds::Minds,
     pub flags: Vec<bool>,
     pub counters: Vec<i64>,
     /// Variables of the static areas, by area index.
@@ -154,6 +150,21 @@ pub struct World {
 }
 
 impl World {
+    /// Adds NPC `n`, a fresh copy of declared NPC `n.proto` (its blackboard and an idle tree
+    /// as the pack declares them), at `at`; returns its index.
+    pub(crate) fn push_npc(&mut self, p: &Program, n: Npc, at: Vec2) -> u32 {
+        let idx = self.npcs.len() as u32;
+        let info = &p.npcs[n.proto as usize];
+        let tree = match p.trees.get(info.tree as usize) {
+            Some(t) => (info.tree, t.nodes.len()),
+            None => (u32::MAX, 0),
+        };
+        self.minds.push(&info.blackboard, tree.0, tree.1);
+        self.npcs.push(n);
+        self.pos.push(at);
+        idx
+    }
+
     /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.
     pub fn npc_name(&self, p: &Program, i: u32) -> String {
         let w = self;
@@ -179,9 +190,3 @@ impl World {
         self.rng.random::<f64>()
     }
 }
-
-pub(crate) static EMPTY_TREE: bt::Tree = bt::Tree {
-    id: String::new(),
-    nodes: Vec::new(),
-    children: Vec::new(),
-};

@@ -110,7 +110,6 @@ fn leave_policy(p: &Program, w: &mut World, npc: u32, area: u32, out: &mut Out) 
 /// Places a new copy of declared NPC `proto` at `at`; it enters the areas it stands in at
 /// once (trace `enter`, OnEnter queued). Returns its index.
 pub fn spawn(p: &Program, w: &mut World, proto: u32, at: Vec2, out: &mut Out) -> u32 {
-    let idx = w.npcs.len() as u32;
     let mut n = Npc::new(p, proto);
     n.removed = false;
     let copies = &mut w.triggers.copies;
@@ -118,9 +117,8 @@ pub fn spawn(p: &Program, w: &mut World, proto: u32, at: Vec2, out: &mut Out) ->
         copies.resize(proto as usize + 1, Vec::new());
     }
     n.serial = copies[proto as usize].len() as u32 + 1;
-    copies[proto as usize].push(idx);
-    w.npcs.push(n);
-    w.pos.push(at);
+    copies[proto as usize].push(w.npcs.len() as u32);
+    let idx = w.push_npc(p, n, at);
     let tick = w.tick;
     happened(p, w, Some(idx), TraceEvent::Spawn { tick, npc: idx }, out);
     update_membership(p, w, idx, out);

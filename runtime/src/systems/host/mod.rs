@@ -46,9 +46,6 @@ pub(crate) struct ActorHost<'a, 'p> {
     pub p: &'a Program,
     pub w: &'a mut World,
     pub who: Who,
-    /// An NPC's blackboard, moved out of the world for its tick (fast to read); empty for
-    /// areas.
-    pub bb: Vec<Value>,
     /// The compiled tree being ticked (the NPC's, an adopted behavior's, a brain's, …).
     pub tree: u32,
     /// While an adopted behavior ticks: the area that granted it.
@@ -79,9 +76,21 @@ impl ActorHost<'_, '_> {
         tree: &bt::Tree,
         inst: &mut Instance,
     ) -> bt::TickOutcome {
+        self.tick_nodes(index, tree, &mut inst.state, &mut inst.status)
+    }
+
+    /// [`Self::tick`] on a tree state held elsewhere (an NPC's, in the world's arrays).
+    #[inline]
+    pub(crate) fn tick_nodes(
+        &mut self,
+        index: u32,
+        tree: &bt::Tree,
+        state: &mut [u64],
+        status: &mut [Status],
+    ) -> bt::TickOutcome {
         let budget = self.p.visit_budget;
         let counts = self.counts.as_ref().map(|c| c.nodes.tree(index));
-        bt::tick_tree_counted(tree, inst, self, budget, counts)
+        bt::tick_nodes(tree, state, status, self, budget, counts)
     }
     fn me(&self) -> Option<u32> {
         match self.who {
@@ -114,17 +123,13 @@ impl ActorHost<'_, '_> {
     fn position_of(&self, e: EntityId) -> Option<Vec2> {
         self.world().position(e)
     }
-    /// Variables other than an NPC's own blackboard (the one read that is local to the
-    /// tick: it is moved out of the world): a handler's subject's blackboard (an area brain
-    /// has none: defaults), area variables, flags, counters.
+    /// Variables other than an NPC's own blackboard (the hot read, [`Env::var`]): a
+    /// handler's subject's blackboard (an area brain has none: defaults), area variables,
+    /// flags, counters.
     #[inline(never)]
     fn var_slow(&self, scope: Scope, slot: u32) -> Value {
         match (scope, self.who) {
-            (Scope::Blackboard, Who::Npc(_)) => self
-                .bb
-                .get(slot as usize)
-                .copied()
-                .unwrap_or(Value::Bool(false)),
+            (Scope::Blackboard, Who::Npc(n)) => self.world().blackboard_of(Some(n), slot),
             (Scope::Blackboard, Who::Area { subject, .. }) => {
                 self.world().blackboard_of(subject, slot)
             }
@@ -201,26 +206,23 @@ impl ActorHost<'_, '_> {
         }
     }
     fn write_bb(&mut self, slot: u32, v: Value) {
-        let old = match self.who {
-            Who::Npc(_) => self
-                .bb
-                .get_mut(slot as usize)
-                .map(|c| std::mem::replace(c, v)),
+        let npc = match self.who {
+            Who::Npc(n) => n,
             Who::Area {
                 subject: Some(s), ..
-            } => self
-                .w
-                .npcs
-                .get_mut(s as usize)
-                .and_then(|n| n.blackboard.get_mut(slot as usize))
-                .map(|c| std::mem::replace(c, v)),
-            Who::Area { subject: None, .. } => None,
+            } => s,
+            Who::Area { subject: None, .. } => return,
         };
+        let old = self
+            .w
+            .minds
+            .bb_mut(npc as usize)
+            .get_mut(slot as usize)
+            .map(|c| std::mem::replace(c, v));
         if let Some(old) = old
             && old != v
             && self.probe.is_some()
         {
-            let npc = self.npc_about();
             self.probe_event(&DebugEvent::VarChanged {
                 npc,
                 slot,
@@ -289,10 +291,11 @@ impl ActorHost<'_, '_> {
 impl Env for ActorHost<'_, '_> {
     #[inline(always)]
     fn var(&self, scope: Scope, slot: u32) -> Value {
-        // The hot path: an NPC reading its own blackboard (moved out of the world; an area's
-        // host has none, `bb` is empty: its reads go to `var_slow`).
+        // The hot path: an NPC reading its own blackboard (an area's host has none: its
+        // reads go to `var_slow`).
         if scope == Scope::Blackboard
-            && let Some(&v) = self.bb.get(slot as usize)
+            && let Who::Npc(n) = self.who
+            && let Some(v) = self.w.minds.var(n as usize, slot as usize)
         {
             return v;
         }
@@ -383,9 +386,9 @@ impl Host for ActorHost<'_, '_> {
                 self.position_of(EntityId::Npc(n)),
                 2.0 * crate::world::NPC_RADIUS,
             ),
-            Target::Var(slot) => match self.bb.get(slot as usize) {
-                Some(Value::Vec2(v)) => (Some(*v), 0.0),
-                Some(Value::Entity(e)) => (self.position_of(*e), 2.0 * crate::world::NPC_RADIUS),
+            Target::Var(slot) => match self.w.minds.var(me as usize, slot as usize) {
+                Some(Value::Vec2(v)) => (Some(v), 0.0),
+                Some(Value::Entity(e)) => (self.position_of(e), 2.0 * crate::world::NPC_RADIUS),
                 _ => (None, 0.0),
             },
         };
@@ -547,12 +550,9 @@ impl Host for ActorHost<'_, '_> {
         let Some(r) = p.requests.get(req as usize) else {
             return Status::Failure;
         };
-        // The constraint sees this NPC's blackboard, which is moved out for the tick.
         let explain = self.trace.is_some() || self.probe.is_some() || self.counts.is_some();
-        std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
         let mut outcome =
             request::choose(p, self.w, npc, r, explain, &self.running[..self.nesting]);
-        std::mem::swap(&mut self.bb, &mut self.w.npcs[npc as usize].blackboard);
         // Nothing new applies and this node holds an overridable behavior: it is kept.
         outcome.kept = outcome.chosen.is_none() && held.is_some();
         // Not standing in an area of the asked kind is not worth a trace line every tick.
@@ -809,7 +809,6 @@ pub(crate) fn run_area(
             id: area,
             subject: None,
         },
-        bb: Vec::new(),
         tree: u32::MAX,
         granting: None,
         running: [(0, 0); MAX_NESTING],
