@@ -5,6 +5,13 @@
 //! cargo run --release -p townsfolk-runtime --example events_bench
 //! ```
 //!
+//! Arguments (for profiling one case; the default is every table):
+//! `--layouts date,random,compiled` (any of them), `--sizes 1000,1000000`, `--runs N`
+//! (best of N, default 3), `--no-replay`, and `--graph timeline`: another family of DAGs,
+//! whose windows follow the generation order (event g starts around day g/4, so its
+//! dependencies are events of the weeks before it, as in a story written along its
+//! timeline); its "random" layout is a seeded shuffle of the ids.
+//!
 //! Each DAG has n events; event g (in generation order) depends on 0-3 random events among
 //! the 64 generated before it (random outcome labels); windows start uniformly over n/4 days
 //! and last 5-60 days, so about four events come due per day whatever n is; each event's
@@ -36,13 +43,25 @@ struct Dag {
     outcome: Vec<bool>,
 }
 
+/// Which family of DAGs.
+#[derive(Clone, Copy, PartialEq)]
+enum Family {
+    /// Windows at random over the n/4 days, whatever the dependencies (the default).
+    Uniform,
+    /// Windows along the generation order (`--graph timeline`).
+    Timeline,
+}
+
 /// The DAG in generation order.
-fn generate(n: usize) -> Dag {
+fn generate(n: usize, family: Family) -> Dag {
     let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
     let days = (n / 4).max(1) as i64;
     let windows: Vec<(i64, i64)> = (0..n)
-        .map(|_| {
-            let nb = rng.random_range(0..days);
+        .map(|g| {
+            let nb = match family {
+                Family::Uniform => rng.random_range(0..days),
+                Family::Timeline => g as i64 / 4 + rng.random_range(0..30),
+            };
             (nb, nb + rng.random_range(5..60))
         })
         .collect();
@@ -130,10 +149,79 @@ enum Layout {
     RandomCompiled,
 }
 
-fn main() {
-    let sizes = [1_000, 10_000, 100_000, 1_000_000];
+/// What to run (the default: everything).
+struct Args {
+    family: Family,
+    layouts: Vec<Layout>,
+    sizes: Vec<usize>,
+    runs: usize,
+    replay: bool,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut a = Args {
+        family: Family::Uniform,
+        layouts: vec![Layout::DateOrder, Layout::Random, Layout::RandomCompiled],
+        sizes: vec![1_000, 10_000, 100_000, 1_000_000],
+        runs: 3,
+        replay: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| anyhow::anyhow!("`{arg}` needs a value"))
+        };
+        match arg.as_str() {
+            "--layouts" => {
+                a.layouts = value()?
+                    .split(',')
+                    .map(|l| match l {
+                        "date" => Ok(Layout::DateOrder),
+                        "random" => Ok(Layout::Random),
+                        "compiled" => Ok(Layout::RandomCompiled),
+                        _ => anyhow::bail!("unknown layout `{l}` (known: date, random, compiled)"),
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            }
+            "--sizes" => {
+                a.sizes = value()?
+                    .split(',')
+                    .map(|n| {
+                        n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                            anyhow::anyhow!("`--sizes`: `{n}` is not a count of events")
+                        })
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            }
+            "--runs" => {
+                let v = value()?;
+                a.runs = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| anyhow::anyhow!("`--runs`: `{v}` is not a count of runs"))?
+            }
+            "--no-replay" => a.replay = false,
+            "--graph" => {
+                a.family = match value()?.as_str() {
+                    "uniform" => Family::Uniform,
+                    "timeline" => Family::Timeline,
+                    g => anyhow::bail!("unknown graph `{g}` (known: uniform, timeline)"),
+                }
+            }
+            _ => anyhow::bail!(
+                "unknown argument `{arg}` (known: --layouts LIST, --sizes LIST, --runs N, --no-replay, --graph uniform|timeline)"
+            ),
+        }
+    }
+    Ok(a)
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = args()?;
     let mut calls: Vec<(usize, u64, u64)> = Vec::new();
-    for layout in [Layout::DateOrder, Layout::Random, Layout::RandomCompiled] {
+    for &layout in &args.layouts {
         println!(
             "\nevent ids {}",
             match layout {
@@ -149,19 +237,32 @@ fn main() {
         );
         println!("|---|---|---|---|---|---|---|---|---|");
         let mut base: Option<(f64, f64)> = None;
-        for n in sizes {
-            let generated = generate(n);
+        for &n in &args.sizes {
+            let generated = generate(n, args.family);
+            // Ids at random with respect to dates: as generated, or (timeline graphs, whose
+            // generation order is nearly date order) shuffled.
+            let random = match args.family {
+                Family::Uniform => generated,
+                Family::Timeline => {
+                    let mut order: Vec<u32> = (0..n as u32).collect();
+                    let mut rng = ChaCha8Rng::seed_from_u64(!(n as u64));
+                    for k in (1..n).rev() {
+                        order.swap(k, rng.random_range(0..=k));
+                    }
+                    renumber(&generated, &order)
+                }
+            };
             let d = match layout {
-                Layout::Random => generated,
+                Layout::Random => random,
                 Layout::DateOrder | Layout::RandomCompiled => {
-                    renumber(&generated, &date_order(&generated.windows))
+                    renumber(&random, &date_order(&random.windows))
                 }
             };
             // Best of 3 (the machine is shared).
-            let r = (0..3)
+            let r = (0..args.runs)
                 .map(|_| play(&d))
                 .min_by(|a, b| (a.advance_ns + a.ended_ns).total_cmp(&(b.advance_ns + b.ended_ns)))
-                .expect("three runs");
+                .expect("at least one run");
             // Every layout is the same graph: the same calls.
             match calls.iter().find(|c| c.0 == n) {
                 Some(&(_, a, e)) => assert_eq!(
@@ -192,7 +293,10 @@ fn main() {
             );
         }
     }
-    replay();
+    if args.replay {
+        replay();
+    }
+    Ok(())
 }
 
 fn replay() {

@@ -1,68 +1,185 @@
 //! The tracker of SPEC §3 (the paper's algorithm, figures 1 and 2): which events are open.
 //!
-//! Costs: `advance` pops only the nodes whose date has come (two ordered calendars keyed
-//! by day: `not_before` for nodes waiting for their window, `not_after` for deadlines), and
-//! `ended` touches only the node's out-edges; both are O((k + 1) log n) for k nodes that
-//! change state, never a scan of the graph. Removing an open node (launch) is O(1). The
-//! calendars are B-trees of per-day buckets (the paper's priority queue): the nodes of one
-//! day sit together in memory, which keeps the cost flat on large graphs.
+//! Costs: `advance` visits only the nodes whose date has come, and `ended` touches only the
+//! node's out-edges; both are O(k + 1) for k nodes that change state, never a scan of the
+//! graph. Removing an open node (launch) is O(1).
+//!
+//! Memory layout (issue 14 item 5: the costs stay flat on graphs of a million events whatever
+//! order the caller numbers them in): the graph numbers its nodes internally by deadline
+//! (`not_after`, then the caller's id), and every per-node array is in that order, so nodes
+//! due together lie together. The two calendars of the paper are cursors over fixed orders
+//! computed once with the graph: deadlines walk the internal order itself, window starts walk
+//! `by_start` (the nodes by `not_before`, then id); a node waiting for its window is simply
+//! `Queued` until the start cursor reaches it. No call allocates. The nodes below the deadline
+//! cursor have all been settled (none is blocked or queued any more), so an edge into one is
+//! skipped without touching its target. The edges a dependency's target is reached by carry
+//! what a death needs of it (its caller id, its own edges), and the states are one byte per
+//! node, so a chain of deaths through unrelated dates reads, per node, its state byte and its
+//! edges, nothing else. Callers see only their own ids: every method takes and returns them,
+//! and the changes, the open list, the states and the hash are the same whatever the
+//! internal order.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// A dependency graph over nodes `0..n`, compiled once and shared.
+/// A node's fixed data, in internal order (one record per node, plus a sentinel).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    not_before: i64,
+    /// Out-edges: `edges[out_start..next node's out_start]`.
+    out_start: u32,
+    /// The caller's id.
+    ext: u32,
+}
+
+/// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
+/// bit), with what killing the target needs (its caller id and its own out-edges), so that a
+/// chain of deaths reads one line of edges per node and nothing else of the graph.
+#[derive(Clone, Copy, Debug, Default)]
+struct Edge {
+    to: u32,
+    ext: u32,
+    out_start: u32,
+    out_end: u32,
+}
+
+const NEEDS_SUCCESS: u32 = 1 << 31;
+
+impl Edge {
+    fn target(self) -> u32 {
+        self.to & !NEEDS_SUCCESS
+    }
+    fn needs_success(self) -> bool {
+        self.to & NEEDS_SUCCESS != 0
+    }
+}
+
+/// The two numberings of a graph's nodes, shared by the graph and its trackers.
+#[derive(Debug, Default)]
+struct Ids {
+    /// Internal id of each caller id.
+    internal: Vec<u32>,
+    /// Caller id of each internal id.
+    external: Vec<u32>,
+}
+
+/// A dependency graph over nodes `0..n` (the caller's ids), compiled once and shared.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    pub not_before: Vec<i64>,
-    pub not_after: Vec<i64>,
-    /// Number of in-edges of each node.
-    pub indeg: Vec<u32>,
-    /// Out-edges of node `i`: `out[out_start[i]..out_start[i + 1]]`, (target, needs success).
-    pub out_start: Vec<u32>,
-    pub out: Vec<(u32, bool)>,
-    /// Nodes with a dependency that can never be met (on an event outside the scenario):
-    /// dead from the start.
+    /// Internal order (by `not_after`, then caller id); `nodes[n]` is a sentinel.
+    nodes: Vec<Node>,
+    /// `not_after` of each internal node (nondecreasing).
+    not_after: Vec<i64>,
+    /// Number of in-edges of each internal node.
+    indeg: Vec<u32>,
+    edges: Vec<Edge>,
+    /// Internal nodes by `not_before`, then caller id (the start calendar).
+    by_start: Vec<u32>,
+    ids: Arc<Ids>,
+    /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
+    /// scenario): dead from the start.
     pub doomed: Vec<u32>,
 }
 
 impl Graph {
-    /// Builds a graph from windows and edges (source, target, needs success).
+    /// Builds a graph from windows (`not_before`, `not_after`) and edges (source, target,
+    /// needs success), in the caller's ids `0..windows.len()`.
     pub fn new(windows: Vec<(i64, i64)>, edges: &[(u32, u32, bool)]) -> Graph {
         let n = windows.len();
+        assert!(
+            n < NEEDS_SUCCESS as usize,
+            "a tracker graph holds fewer than 2^31 events (a pack of that many cannot be loaded)"
+        );
+        // Sorting (key, id) pairs: no lookups while sorting (ids are unique: a total order).
+        let mut keyed: Vec<(i64, u32)> =
+            (0..n as u32).map(|e| (windows[e as usize].1, e)).collect();
+        keyed.sort_unstable();
+        let ext: Vec<u32> = keyed.iter().map(|&(_, e)| e).collect();
+        let mut internal = vec![0u32; n];
+        for (i, &e) in ext.iter().enumerate() {
+            internal[e as usize] = i as u32;
+        }
         let mut indeg = vec![0u32; n];
         let mut count = vec![0u32; n + 1];
         for &(s, t, _) in edges {
-            count[s as usize + 1] += 1;
-            indeg[t as usize] += 1;
+            count[internal[s as usize] as usize + 1] += 1;
+            indeg[internal[t as usize] as usize] += 1;
         }
         for i in 0..n {
             count[i + 1] += count[i];
         }
-        let out_start = count.clone();
+        let nodes: Vec<Node> = (0..=n)
+            .map(|i| Node {
+                not_before: ext.get(i).map_or(0, |&e| windows[e as usize].0),
+                out_start: count[i],
+                ext: ext.get(i).copied().unwrap_or(u32::MAX),
+            })
+            .collect();
+        // Each source's edges in the order given (the order `ended` visits them).
         let mut fill = count;
-        let mut out = vec![(0u32, false); edges.len()];
+        let mut out = vec![Edge::default(); edges.len()];
         for &(s, t, ok) in edges {
-            out[fill[s as usize] as usize] = (t, ok);
-            fill[s as usize] += 1;
+            let s = internal[s as usize] as usize;
+            let t = internal[t as usize] as usize;
+            out[fill[s] as usize] = Edge {
+                to: t as u32 | if ok { NEEDS_SUCCESS } else { 0 },
+                ext: nodes[t].ext,
+                out_start: nodes[t].out_start,
+                out_end: nodes[t + 1].out_start,
+            };
+            fill[s] += 1;
         }
+        let mut keyed: Vec<(i64, u32, u32)> = (0..n)
+            .map(|i| (nodes[i].not_before, nodes[i].ext, i as u32))
+            .collect();
+        keyed.sort_unstable();
+        let by_start: Vec<u32> = keyed.iter().map(|&(_, _, i)| i).collect();
         Graph {
-            not_before: windows.iter().map(|w| w.0).collect(),
-            not_after: windows.iter().map(|w| w.1).collect(),
+            not_after: ext.iter().map(|&e| windows[e as usize].1).collect(),
+            nodes,
             indeg,
-            out_start,
-            out,
+            edges: out,
+            by_start,
+            ids: Arc::new(Ids {
+                internal,
+                external: ext,
+            }),
             doomed: Vec::new(),
         }
     }
     pub fn len(&self) -> usize {
-        self.not_before.len()
+        self.ids.internal.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.not_before.is_empty()
+        self.ids.internal.is_empty()
     }
-    pub fn out_edges(&self, n: u32) -> &[(u32, bool)] {
-        let a = self.out_start[n as usize] as usize;
-        let b = self.out_start[n as usize + 1] as usize;
-        &self.out[a..b]
+    pub fn not_before(&self, n: u32) -> i64 {
+        self.nodes[self.ids.internal[n as usize] as usize].not_before
+    }
+    pub fn not_after(&self, n: u32) -> i64 {
+        self.not_after[self.ids.internal[n as usize] as usize]
+    }
+    /// Out-edges of node `n`: (target, needs success), in the order given.
+    pub fn out_edges(&self, n: u32) -> impl Iterator<Item = (u32, bool)> + '_ {
+        self.edges_of(self.ids.internal[n as usize])
+            .iter()
+            .map(|e| (self.nodes[e.target() as usize].ext, e.needs_success()))
+    }
+    fn edges_of(&self, i: u32) -> &[Edge] {
+        let a = self.nodes[i as usize].out_start as usize;
+        let b = self.nodes[i as usize + 1].out_start as usize;
+        &self.edges[a..b]
+    }
+    fn ext(&self, i: u32) -> u32 {
+        self.nodes[i as usize].ext
+    }
+    /// An edge into internal node `i` (what `kill` needs of it), with any outcome.
+    fn target(&self, i: u32) -> Edge {
+        Edge {
+            to: i,
+            ext: self.nodes[i as usize].ext,
+            out_start: self.nodes[i as usize].out_start,
+            out_end: self.nodes[i as usize + 1].out_start,
+        }
     }
 }
 
@@ -86,7 +203,7 @@ pub enum NodeState {
     Dead,
 }
 
-/// A state change, in the order it happened (for trace events).
+/// A state change, in the order it happened (for trace events), in the caller's ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
     Open(u32),
@@ -94,63 +211,81 @@ pub enum Change {
     Dead(u32),
 }
 
+// One byte per node: the states of a million nodes fit in a core's L2 cache.
+const _: () = assert!(std::mem::size_of::<NodeState>() == 1);
+
 /// The tracker's state for one playthrough.
 #[derive(Clone, Debug)]
 pub struct Tracker {
     pub date: i64,
+    ids: Arc<Ids>,
+    /// Each internal node's state, and its dependencies not met yet (apart: the states are
+    /// read on every edge, the counts only when a dependency is met).
     state: Vec<NodeState>,
     unmet: Vec<u32>,
-    /// Open nodes (unordered) and each open node's position in it.
+    /// Open nodes (caller ids, unordered), their internal ids at the same positions, and
+    /// each open internal node's position in them.
     open: Vec<u32>,
+    open_internal: Vec<u32>,
     open_pos: Vec<u32>,
-    /// Nodes whose dependencies are met but whose window has not started, by `not_before`.
-    queue: BTreeMap<i64, Vec<u32>>,
-    /// Every node that may still open, by `not_after` (stale entries are skipped).
-    deadlines: BTreeMap<i64, Vec<u32>>,
+    /// Start calendar: the windows of `by_start[..starts]` have started.
+    starts: usize,
+    /// Deadline calendar: the windows of internal nodes `..settled` have closed, and none
+    /// of them is blocked or queued.
+    settled: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
+    /// Scratch space of `propagate_death` (empty between calls).
+    stack: Vec<Edge>,
 }
 
 impl Tracker {
     /// A tracker at `date`. Nodes without dependencies are queued; the first
     /// [`Tracker::advance`] (of 0 days, or more) opens the due ones.
     pub fn new(g: &Graph, date: i64) -> Tracker {
-        let n = g.len();
-        let mut state = vec![NodeState::Blocked; n];
-        let mut queue: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
-        for (i, s) in state.iter_mut().enumerate() {
-            if g.indeg[i] == 0 {
-                *s = NodeState::Queued;
-                queue.entry(g.not_before[i]).or_default().push(i as u32);
-            }
-        }
-        let mut deadlines: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
-        for i in (0..n).filter(|&i| g.not_after[i] < i64::MAX) {
-            deadlines.entry(g.not_after[i]).or_default().push(i as u32);
-        }
+        let state = g
+            .indeg
+            .iter()
+            .map(|&unmet| {
+                if unmet == 0 {
+                    NodeState::Queued
+                } else {
+                    NodeState::Blocked
+                }
+            })
+            .collect();
         let mut t = Tracker {
             date,
+            ids: g.ids.clone(),
             state,
             unmet: g.indeg.clone(),
             open: Vec::new(),
-            open_pos: vec![u32::MAX; n],
-            queue,
-            deadlines,
+            open_internal: Vec::new(),
+            open_pos: vec![u32::MAX; g.len()],
+            starts: 0,
+            settled: 0,
             changes: Vec::new(),
+            stack: Vec::new(),
         };
         for &d in &g.doomed {
-            if matches!(t.state[d as usize], NodeState::Blocked | NodeState::Queued) {
-                t.kill(g, d);
+            let i = g.ids.internal[d as usize];
+            if matches!(t.state[i as usize], NodeState::Blocked | NodeState::Queued) {
+                t.kill(g, g.target(i));
             }
         }
         t
     }
 
     pub fn state(&self, n: u32) -> NodeState {
-        self.state[n as usize]
+        self.state[self.ids.internal[n as usize] as usize]
     }
-    pub fn states(&self) -> &[NodeState] {
-        &self.state
+    /// Each node's state, by caller id.
+    pub fn states(&self) -> impl Iterator<Item = NodeState> + '_ {
+        self.ids.internal.iter().map(|&i| self.state[i as usize])
+    }
+    /// Whether some node still waits for its dependencies.
+    pub fn any_blocked(&self) -> bool {
+        self.state.contains(&NodeState::Blocked)
     }
     /// Open nodes, in no particular order.
     pub fn open(&self) -> &[u32] {
@@ -158,11 +293,11 @@ impl Tracker {
     }
     /// Nodes waiting for their window, in no particular order.
     pub fn queued(&self) -> impl Iterator<Item = u32> + '_ {
-        self.queue
-            .values()
-            .flatten()
-            .copied()
-            .filter(|&n| self.state[n as usize] == NodeState::Queued)
+        self.state
+            .iter()
+            .zip(&self.ids.external)
+            .filter(|&(&s, _)| s == NodeState::Queued)
+            .map(|(_, &e)| e)
     }
 
     /// Moves the date on by `days` (≥ 0): opens queued nodes whose window started, expires
@@ -170,46 +305,38 @@ impl Tracker {
     pub fn advance(&mut self, g: &Graph, days: i64) {
         self.date = self.date.saturating_add(days.max(0));
         let date = self.date;
-        while self
-            .queue
-            .first_key_value()
-            .is_some_and(|(&nb, _)| nb <= date)
+        // Windows closed by `date`: internal nodes `..closed` (internal order is by deadline).
+        let mut closed = self.settled;
+        while g.not_after.get(closed).is_some_and(|&na| na < date) {
+            closed += 1;
+        }
+        // Windows started by `date`, by start then id: the queued ones open (or die, if their
+        // window closed too).
+        while let Some(&i) = g.by_start.get(self.starts)
+            && g.nodes[i as usize].not_before <= date
         {
-            let Some((_, mut due)) = self.queue.pop_first() else {
-                break;
-            };
-            due.sort_unstable();
-            for n in due {
-                if self.state[n as usize] != NodeState::Queued {
-                    continue;
-                }
-                if g.not_after[n as usize] < date {
-                    self.kill(g, n);
+            self.starts += 1;
+            if self.state[i as usize] == NodeState::Queued {
+                if (i as usize) < closed {
+                    self.kill(g, g.target(i));
                 } else {
-                    self.open_node(n);
+                    self.open_node(g, i);
                 }
             }
         }
-        while self
-            .deadlines
-            .first_key_value()
-            .is_some_and(|(&na, _)| na < date)
-        {
-            let Some((_, mut due)) = self.deadlines.pop_first() else {
-                break;
-            };
-            due.sort_unstable();
-            for n in due {
-                match self.state[n as usize] {
-                    NodeState::Open => {
-                        self.remove_open(n);
-                        self.state[n as usize] = NodeState::Expired;
-                        self.changes.push(Change::Expired(n));
-                        self.propagate_death(g, n);
-                    }
-                    NodeState::Blocked | NodeState::Queued => self.kill(g, n),
-                    _ => {}
+        // Windows closed, by deadline then id.
+        while self.settled < closed {
+            let i = self.settled as u32;
+            self.settled += 1;
+            match self.state[i as usize] {
+                NodeState::Open => {
+                    self.remove_open(i);
+                    self.state[i as usize] = NodeState::Expired;
+                    self.changes.push(Change::Expired(g.ext(i)));
+                    self.propagate_death(g, g.target(i));
                 }
+                NodeState::Blocked | NodeState::Queued => self.kill(g, g.target(i)),
+                _ => {}
             }
         }
     }
@@ -217,11 +344,14 @@ impl Tracker {
     /// Launches an open node: it leaves the open list and becomes active. False (and no
     /// change) if the node is not open.
     pub fn launch(&mut self, n: u32) -> bool {
-        if self.state.get(n as usize) != Some(&NodeState::Open) {
+        let Some(&i) = self.ids.internal.get(n as usize) else {
+            return false;
+        };
+        if self.state[i as usize] != NodeState::Open {
             return false;
         }
-        self.remove_open(n);
-        self.state[n as usize] = NodeState::Active;
+        self.remove_open(i);
+        self.state[i as usize] = NodeState::Active;
         true
     }
 
@@ -229,81 +359,102 @@ impl Tracker {
     /// or queue at zero), targets of the other edges can never open. Then `advance(0)`.
     /// False (and no change) if the node is not active.
     pub fn ended(&mut self, g: &Graph, n: u32, success: bool) -> bool {
-        if self.state.get(n as usize) != Some(&NodeState::Active) {
+        let Some(&i) = self.ids.internal.get(n as usize) else {
+            return false;
+        };
+        if self.state[i as usize] != NodeState::Active {
             return false;
         }
-        self.state[n as usize] = NodeState::Done(success);
-        for &(t, needs) in g.out_edges(n) {
-            if self.state[t as usize] != NodeState::Blocked {
+        self.state[i as usize] = NodeState::Done(success);
+        for &e in g.edges_of(i) {
+            let t = e.target();
+            // Settled nodes are never blocked: skip them without touching them.
+            if (t as usize) < self.settled || self.state[t as usize] != NodeState::Blocked {
                 continue;
             }
-            if needs == success {
-                self.unmet[t as usize] -= 1;
-                if self.unmet[t as usize] == 0 {
-                    self.ready(g, t);
+            if e.needs_success() == success {
+                let unmet = &mut self.unmet[t as usize];
+                *unmet -= 1;
+                if *unmet == 0 {
+                    self.ready(g, e);
                 }
             } else {
-                self.kill(g, t);
+                self.kill(g, e);
             }
         }
         self.advance(g, 0);
         true
     }
 
-    fn ready(&mut self, g: &Graph, t: u32) {
-        let i = t as usize;
+    /// The last dependency of `t` (the target of an edge) is met.
+    fn ready(&mut self, g: &Graph, t: Edge) {
+        let i = t.target() as usize;
         if g.not_after[i] < self.date {
             self.kill(g, t);
-        } else if g.not_before[i] > self.date {
+        } else if g.nodes[i].not_before > self.date {
             self.state[i] = NodeState::Queued;
-            self.queue.entry(g.not_before[i]).or_default().push(t);
         } else {
-            self.open_node(t);
+            self.open_node(g, t.target());
         }
     }
 
-    fn open_node(&mut self, n: u32) {
-        self.state[n as usize] = NodeState::Open;
-        self.open_pos[n as usize] = self.open.len() as u32;
-        self.open.push(n);
-        self.changes.push(Change::Open(n));
+    fn open_node(&mut self, g: &Graph, i: u32) {
+        self.state[i as usize] = NodeState::Open;
+        self.open_pos[i as usize] = self.open.len() as u32;
+        let e = g.ext(i);
+        self.open.push(e);
+        self.open_internal.push(i);
+        self.changes.push(Change::Open(e));
     }
 
-    fn remove_open(&mut self, n: u32) {
-        let at = self.open_pos[n as usize] as usize;
+    fn remove_open(&mut self, i: u32) {
+        let at = self.open_pos[i as usize] as usize;
         self.open.swap_remove(at);
-        if let Some(&moved) = self.open.get(at) {
+        self.open_internal.swap_remove(at);
+        if let Some(&moved) = self.open_internal.get(at) {
             self.open_pos[moved as usize] = at as u32;
         }
-        self.open_pos[n as usize] = u32::MAX;
+        self.open_pos[i as usize] = u32::MAX;
     }
 
-    /// Marks a waiting node dead and everything that waits on it.
-    fn kill(&mut self, g: &Graph, n: u32) {
-        self.state[n as usize] = NodeState::Dead;
-        self.changes.push(Change::Dead(n));
-        self.propagate_death(g, n);
+    /// Marks a waiting node (the target of `t`) dead and everything that waits on it.
+    fn kill(&mut self, g: &Graph, t: Edge) {
+        self.state[t.target() as usize] = NodeState::Dead;
+        self.changes.push(Change::Dead(t.ext));
+        self.propagate_death(g, t);
     }
 
-    /// `n` will never end: its blocked dependents can never open.
-    fn propagate_death(&mut self, g: &Graph, n: u32) {
-        let mut stack = vec![n];
-        while let Some(x) = stack.pop() {
-            for &(t, _) in g.out_edges(x) {
-                if self.state[t as usize] == NodeState::Blocked {
+    /// The target of `t` will never end: its blocked dependents can never open (each
+    /// node's targets in edge order, then the last one killed first). Reads only the state
+    /// bytes and the edges.
+    fn propagate_death(&mut self, g: &Graph, t: Edge) {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut x = t;
+        loop {
+            for &e in &g.edges[x.out_start as usize..x.out_end as usize] {
+                let t = e.target();
+                if (t as usize) >= self.settled && self.state[t as usize] == NodeState::Blocked {
                     self.state[t as usize] = NodeState::Dead;
-                    self.changes.push(Change::Dead(t));
-                    stack.push(t);
+                    self.changes.push(Change::Dead(e.ext));
+                    if e.out_start < e.out_end {
+                        stack.push(e);
+                    }
                 }
             }
+            match stack.pop() {
+                Some(e) => x = e,
+                None => break,
+            }
         }
+        self.stack = stack;
     }
 
-    /// Feeds a fixed encoding of the state to a hasher.
+    /// Feeds a fixed encoding of the state to a hasher (in caller ids: the same whatever
+    /// the internal order).
     pub fn hash_into(&self, h: &mut dyn FnMut(u64)) {
         h(self.date as u64);
-        for s in &self.state {
-            h(match *s {
+        for s in self.states() {
+            h(match s {
                 NodeState::Blocked => 0,
                 NodeState::Queued => 1,
                 NodeState::Open => 2,
@@ -314,8 +465,8 @@ impl Tracker {
                 NodeState::Dead => 7,
             });
         }
-        for &u in &self.unmet {
-            h(u as u64);
+        for &i in &self.ids.internal {
+            h(self.unmet[i as usize] as u64);
         }
         // The open list's order decides nothing (the executor sorts), but it is state.
         for &o in &self.open {

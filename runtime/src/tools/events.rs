@@ -216,9 +216,8 @@ impl ScriptSession {
             let mut v: Vec<&str> = st
                 .tracker
                 .states()
-                .iter()
                 .enumerate()
-                .filter(|(_, s)| f(**s))
+                .filter(|&(_, s)| f(s))
                 .map(|(n, _)| self.id(n as u32))
                 .collect();
             v.sort_unstable();
@@ -232,11 +231,10 @@ impl ScriptSession {
         let mut done: Vec<(&str, &str)> = st
             .tracker
             .states()
-            .iter()
             .enumerate()
             .filter_map(|(n, s)| match s {
                 NodeState::Done(ok) => {
-                    Some((self.id(n as u32), if *ok { "success" } else { "failure" }))
+                    Some((self.id(n as u32), if ok { "success" } else { "failure" }))
                 }
                 _ => None,
             })

@@ -16,7 +16,6 @@ use rand_chacha::rand_core::SeedableRng;
 use serde_json::{Value as Json, json};
 
 use crate::program::Program;
-use crate::program::tracker::NodeState;
 use crate::session::Session;
 use crate::systems::effects::story as exec;
 use crate::trace::{Out, TraceEvent};
@@ -77,7 +76,7 @@ pub fn run_one(p: &Program, template: &World, scenario: u32, seed: u64, end_day:
             st.active.is_empty()
                 && st.tracker.open().is_empty()
                 && st.tracker.queued().next().is_none()
-                && !st.tracker.states().contains(&NodeState::Blocked)
+                && !st.tracker.any_blocked()
         }) {
             break;
         }
