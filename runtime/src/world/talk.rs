@@ -350,26 +350,34 @@ pub struct TalkState {
     pub(crate) scratch: Scratch,
 }
 
-/// A bucket of the spatial grid: its list in `Scratch::items` (first and last entry),
+/// A bucket of the spatial grid: its range in `Scratch::items` (first entry and length),
 /// valid in the build with this stamp.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Head {
     pub(crate) stamp: u32,
     pub(crate) first: u32,
-    pub(crate) last: u32,
+    pub(crate) len: u32,
+}
+
+/// A character listed in the spatial grid, with its position at the build.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Near {
+    pub(crate) npc: u32,
+    pub(crate) pos: Vec2,
 }
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
-    /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
-    /// its stamp is the last build's; the characters listed, and each one's successor in
-    /// its bucket's list.
+    /// The spatial grid (`systems::talk::grid`): per bucket its range in `items`, valid
+    /// when its stamp is the last build's; the characters listed, sorted by bucket; while
+    /// building, each character's bucket and the buckets used.
     pub(crate) heads: Vec<Head>,
     pub(crate) stamp: u32,
-    pub(crate) items: Vec<u32>,
-    pub(crate) next: Vec<u32>,
+    pub(crate) items: Vec<Near>,
+    pub(crate) slot: Vec<u32>,
+    pub(crate) used: Vec<u32>,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
