@@ -200,7 +200,7 @@ impl Cx<'_, '_, '_> {
         if hr > 0.0 {
             let w = &*self.w;
             let c = &w.talk.chars[i as usize];
-            for_near(&w.talk.scratch, me, hr, |j, at| {
+            for_near(&w.talk.scratch, me, hr, |j| {
                 let o = &w.talk.vis[j as usize];
                 // Noise is speech of *other* conversations: not a speaker in its view, nor
                 // one that counts it in its own view or speaks to its group (views disagree;
@@ -212,7 +212,7 @@ impl Cx<'_, '_, '_> {
                     && !(o.addressee != NONE && c.has(o.addressee))
                     && !w.talk.chars[j as usize].has(i)
                 {
-                    let off = me - at;
+                    let off = me - w.pos[j as usize];
                     let d = off.length();
                     if d < hr {
                         let loud = 1.0 - d / hr;
@@ -319,12 +319,12 @@ impl Cx<'_, '_, '_> {
             let me = self.w.pos[i as usize];
             let r = k.join_radius;
             let w = &*self.w;
-            for_near(&w.talk.scratch, me, r, |j, at| {
+            for_near(&w.talk.scratch, me, r, |j| {
                 let o = &w.talk.vis[j as usize];
                 if j == i || o.cast != cast {
                     return;
                 }
-                let d = at.distance(me);
+                let d = w.pos[j as usize].distance(me);
                 if d > r {
                     return;
                 }

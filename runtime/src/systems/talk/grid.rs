@@ -24,13 +24,14 @@ pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
     (h >> 17) as usize & s.mask
 }
 
-/// Buckets every character in the layer (`TalkState::layer`, in NPC order) by position, into
-/// one array sorted by bucket (in the order the buckets first appear) and within a bucket in
-/// NPC order, each entry with the character's position: a scan of a bucket reads contiguous
-/// memory. A bucket's head counts only when its stamp is this build's, so a build touches
-/// the buckets of the characters in the layer, never the whole table (which is sized by the
-/// number of NPCs, so that which cells share a bucket, and with it the order in which
-/// [`for_near`] visits characters, does not depend on how many talk).
+/// End of a bucket's list in [`Scratch::next`].
+const END: u32 = u32::MAX;
+
+/// Buckets every character in the layer (`TalkState::layer`, in NPC order) by position: one list per bucket of the hashed grid,
+/// in NPC order, linked through `next`. A bucket's head counts only when its stamp is this
+/// build's, so a build touches the buckets of the characters in the layer, never the whole
+/// table (which is sized by the number of NPCs, so that which cells share a bucket, and with
+/// it the order in which [`for_near`] visits characters, does not depend on how many talk).
 pub(super) fn build_grid(p: &Program, w: &mut World) {
     let t = &mut w.talk;
     let s = &mut t.scratch;
@@ -48,49 +49,31 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
         s.stamp = 1;
     }
     s.mask = size - 1;
-    // Count per bucket (and note each character's bucket and the buckets used).
-    s.slot.clear();
-    s.used.clear();
+    s.items.clear();
+    s.next.clear();
     for &i in &t.layer {
         let b = bucket(s, cell_of(s, w.pos[i as usize]));
-        s.slot.push(b as u32);
+        let k = s.items.len() as u32;
+        s.items.push(i);
+        s.next.push(END);
         let h = &mut s.heads[b];
-        if h.stamp != s.stamp {
+        if h.stamp == s.stamp {
+            s.next[h.last as usize] = k;
+            h.last = k;
+        } else {
             *h = Head {
                 stamp: s.stamp,
-                first: 0,
-                len: 0,
+                first: k,
+                last: k,
             };
-            s.used.push(b as u32);
         }
-        h.len += 1;
-    }
-    // Each used bucket's range, in the order the buckets first appeared.
-    let mut at = 0;
-    for &b in &s.used {
-        let h = &mut s.heads[b as usize];
-        h.first = at;
-        at += h.len;
-        h.len = 0;
-    }
-    // Place the characters (in NPC order within each bucket).
-    s.items.clear();
-    s.items.resize(t.layer.len(), Near::default());
-    for (k, &i) in t.layer.iter().enumerate() {
-        let h = &mut s.heads[s.slot[k] as usize];
-        s.items[(h.first + h.len) as usize] = Near {
-            npc: i,
-            pos: w.pos[i as usize],
-        };
-        h.len += 1;
     }
 }
 
-/// Calls `f` with every character in the layer whose grid cell may lie within `r` of `at`
-/// (callers check the distance), each once, in a fixed order, and with its position. `r` is
-/// at most the cell size (the grid's cell is the largest radius of any cast), so the 3×3
-/// cells around `at` cover it.
-pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32, Vec2)) {
+/// Calls `f` for every character in the layer whose grid cell may lie within `r` of `at`
+/// (callers check the distance), each once, in a fixed order. `r` is at most the cell size
+/// (the grid's cell is the largest radius of any cast), so the 3×3 cells around `at` cover it.
+pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
     if s.heads.is_empty() || r <= 0.0 {
         return;
     }
@@ -110,9 +93,10 @@ pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32, Vec
             if h.stamp != s.stamp {
                 continue;
             }
-            let (a, e) = (h.first as usize, (h.first + h.len) as usize);
-            for it in &s.items[a..e] {
-                f(it.npc, it.pos);
+            let mut k = h.first;
+            while k != END {
+                f(s.items[k as usize]);
+                k = s.next[k as usize];
             }
         }
     }
