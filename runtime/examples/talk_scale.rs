@@ -7,6 +7,11 @@
 //! ```sh
 //! cargo run --release -p townsfolk-runtime --example talk_scale
 //! ```
+//!
+//! With arguments, one row only (for profilers): `talk_scale aware|blind N [TICKS]` builds
+//! the town of `N` characters, warms it up as above and then runs `TICKS` ticks (default
+//! 200) once, in the function `measured` (e.g. `valgrind --tool=callgrind
+//! --toggle-collect=talk_scale::measured ...` counts only those ticks).
 
 use std::time::Instant;
 
@@ -99,7 +104,76 @@ fn town(n: usize, position_aware: bool) -> Pack {
 /// figure at 100 (issue 14 item 5).
 const FLAT: f64 = 1.2;
 
-fn main() {
+/// The ticks measured (a function of its own, so that profilers can count only them).
+#[inline(never)]
+fn measured(s: &mut Session, ticks: u64) {
+    s.run(ticks);
+}
+
+fn talking(s: &Session) -> usize {
+    s.world()
+        .talk
+        .chars
+        .iter()
+        .filter(|c| c.in_conversation())
+        .count()
+}
+
+fn mode_name(aware: bool) -> &'static str {
+    if aware {
+        "position-aware"
+    } else {
+        "position-blind"
+    }
+}
+
+/// `talk_scale aware|blind N [TICKS]`: one row, one run of `TICKS` ticks after the warm-up.
+fn one_row(args: &[String]) -> anyhow::Result<()> {
+    let aware = match args[0].as_str() {
+        "aware" => true,
+        "blind" => false,
+        other => {
+            anyhow::bail!("talk_scale: first argument {other:?} is neither `aware` nor `blind`")
+        }
+    };
+    let Some(n) = args.get(1) else {
+        anyhow::bail!("talk_scale: usage `talk_scale aware|blind N [TICKS]` (N missing)");
+    };
+    let n: usize = n
+        .parse()
+        .map_err(|e| anyhow::anyhow!("talk_scale: character count {n:?}: {e}"))?;
+    let ticks: u64 = match args.get(2) {
+        Some(t) => t
+            .parse()
+            .map_err(|e| anyhow::anyhow!("talk_scale: tick count {t:?}: {e}"))?,
+        None => 200,
+    };
+    if n == 0 || ticks == 0 {
+        anyhow::bail!("talk_scale: N and TICKS must be at least 1");
+    }
+    let pack = town(n, aware);
+    let mut s = Session::from_pack(&pack, 1)
+        .map_err(|d| anyhow::anyhow!("talk_scale: the generated pack is invalid: {d:?}"))?;
+    s.run(300);
+    let t = Instant::now();
+    measured(&mut s, ticks);
+    let secs = ticks as f64 * s.program().dt;
+    let per_sec = t.elapsed().as_secs_f64() / secs;
+    println!(
+        "| {} | {n} | {:.3} | {:.0} | {:.0}% | {ticks} ticks, one run |",
+        mode_name(aware),
+        per_sec * 1e3,
+        per_sec * 1e9 / n as f64,
+        talking(&s) as f64 * 100.0 / n as f64
+    );
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.is_empty() {
+        return one_row(&args);
+    }
     let mut per_char: Vec<(bool, usize, f64)> = Vec::new();
     println!(
         "| mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
@@ -121,21 +195,11 @@ fn main() {
                 best = best.min(t.elapsed().as_secs_f64());
             }
             let per_sec = best / secs as f64;
-            let talking = s
-                .world()
-                .talk
-                .chars
-                .iter()
-                .filter(|c| c.in_conversation())
-                .count();
+            let talking = talking(&s);
             per_char.push((aware, n, per_sec * 1e9 / n as f64));
             println!(
                 "| {} | {n} | {:.3} | {:.0} | {:.0}% |",
-                if aware {
-                    "position-aware"
-                } else {
-                    "position-blind"
-                },
+                mode_name(aware),
                 per_sec * 1e3,
                 per_sec * 1e9 / n as f64,
                 talking as f64 * 100.0 / n as f64
@@ -155,12 +219,9 @@ fn main() {
         let ratio = at(10_000) / at(100);
         println!(
             "| {} | {ratio:.2} | ≤ {FLAT} | {} |",
-            if aware {
-                "position-aware"
-            } else {
-                "position-blind"
-            },
+            mode_name(aware),
             if ratio <= FLAT { "met" } else { "not met" }
         );
     }
+    Ok(())
 }

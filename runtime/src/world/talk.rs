@@ -78,10 +78,12 @@ pub struct CharCounters {
 /// (`speaking`, `addressee`, `gaze`, `nonverbal`); the rest is its own view and plans.
 ///
 /// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes at each of its
-/// turns (ids, flags, clocks, the lengths of its two views) lies in the first cache lines;
-/// the planner's and the cycle's state after them. A character has a turn only in ticks
-/// with mail in its `talk` inbox or a clock due ([`TalkState`]'s `wake`); what *other*
-/// characters read of it is mirrored in a compact array ([`TalkState`]'s `vis`).
+/// turns (ids, flags, clocks, its two views, the lazy counters' spans, the silence clocks,
+/// its personality and the noise it heard) lies in the first four cache lines, next to
+/// each other; the statistics' fields and the counters, touched only when something
+/// happens, after them. A character has a turn only in ticks with mail in its `talk`
+/// inbox or a clock due ([`TalkState`]'s `wake`); what *other* characters read of it is
+/// mirrored in a compact array ([`TalkState`]'s `vis`).
 #[derive(Clone, Debug, PartialEq)]
 #[repr(C, align(64))]
 pub struct Char {
@@ -115,7 +117,6 @@ pub struct Char {
     pub members: Vec<Member>,
     /// Members it believes are speaking.
     pub speakers: Vec<u32>,
-    pub counters: CharCounters,
     /// Start of the spans counted lazily into `talk_ticks`, `conv_ticks`, `overlap_ticks`
     /// (tick of the turn that entered the state; [`OFF`]: not in it).
     pub talk_since: u64,
@@ -123,23 +124,24 @@ pub struct Char {
     pub overlap_since: u64,
     /// Tick of its last turn (or hand-over).
     pub last_turn: u64,
+    /// Since when nobody in its view (itself included) speaks.
+    pub silent_since: u64,
+    /// Since when more than one member speaks at once (0: not now).
+    pub multi_since: u64,
+    pub personality: Personality,
+    /// Noise heard at the last cycle (position-aware).
+    pub noise: f64,
+    /// How far it has stepped away from noise (added to its place in the group).
+    pub away: Vec2,
     /// Start tick of its own speech.
     pub speak_since: u64,
     /// Tick its last speech ended (0: never), and tick it last entered a conversation:
     /// the observer-level gap statistics (not part of its view).
     pub spoke_until: u64,
     pub entered_at: u64,
-    /// Since when nobody in its view (itself included) speaks.
-    pub silent_since: u64,
-    /// Since when more than one member speaks at once (0: not now).
-    pub multi_since: u64,
-    /// Noise heard at the last cycle (position-aware).
-    pub noise: f64,
-    /// How far it has stepped away from noise (added to its place in the group).
-    pub away: Vec2,
     /// Last non-verbal signal and its tick.
     pub nonverbal: Option<(Nonverbal, u64)>,
-    pub personality: Personality,
+    pub counters: CharCounters,
 }
 
 /// What other characters perceive of (or look up about) a character, copied from its
