@@ -458,6 +458,8 @@ impl<H: Host> Engine<'_, H> {
         }
     }
 
+    // Inlined into `run`, its one caller: a composite's visit is then one call, not two.
+    #[inline(always)]
     fn exec(&mut self, i: usize) -> Status {
         let tree = self.tree;
         let n = &tree.nodes[i];

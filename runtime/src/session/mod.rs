@@ -161,10 +161,9 @@ impl Session {
         crate::trace::to_json(&self.program, &self.world, ev)
     }
     /// Sets an NPC's blackboard slot (tools and benchmarks). Ignores out-of-range indices.
+    #[inline]
     pub fn set_var(&mut self, npc: usize, slot: usize, v: Value) {
-        if let Some(cell) = self.world.minds.bb_mut(npc).get_mut(slot) {
-            *cell = v;
-        }
+        self.world.minds.set(npc, slot, v);
     }
 
     /// Sets a world flag (tests).

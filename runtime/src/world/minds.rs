@@ -85,7 +85,7 @@ impl Minds {
     }
 
     /// NPC `npc`'s blackboard (empty for an unknown NPC).
-    #[inline]
+    #[inline(always)]
     pub fn bb(&self, npc: usize) -> &[Value] {
         let at = npc * self.stride;
         self.bb.get(at..at + self.stride).unwrap_or(&[])
@@ -105,6 +105,16 @@ impl Minds {
             self.bb.get(npc * self.stride + slot).copied()
         } else {
             None
+        }
+    }
+
+    /// Sets one blackboard slot of NPC `npc` (nothing for an unknown NPC or slot).
+    #[inline]
+    pub fn set(&mut self, npc: usize, slot: usize, v: Value) {
+        if slot < self.stride
+            && let Some(cell) = self.bb.get_mut(npc * self.stride + slot)
+        {
+            *cell = v;
         }
     }
 
@@ -221,6 +231,10 @@ mod tests {
             "a slot past the stride is not the next NPC's"
         );
         assert_eq!(m.bb(2), &[] as &[Value]);
+        m.set(0, 2, Value::Int(7));
+        assert_eq!(m.bb(1)[0], Value::Int(3), "a slot past the stride writes nothing");
+        m.set(0, 1, Value::Int(5));
+        assert_eq!(m.bb(0), &[Value::Int(1), Value::Int(5)]);
         let mut lent = m.lend();
         assert_eq!(m.mind(0).status, &[] as &[Status], "lent out");
         let (tree, state, status) = lent.get_mut(1).expect("npc 1");
