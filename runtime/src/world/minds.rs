@@ -232,7 +232,11 @@ mod tests {
         );
         assert_eq!(m.bb(2), &[] as &[Value]);
         m.set(0, 2, Value::Int(7));
-        assert_eq!(m.bb(1)[0], Value::Int(3), "a slot past the stride writes nothing");
+        assert_eq!(
+            m.bb(1)[0],
+            Value::Int(3),
+            "a slot past the stride writes nothing"
+        );
         m.set(0, 1, Value::Int(5));
         assert_eq!(m.bb(0), &[Value::Int(1), Value::Int(5)]);
         let mut lent = m.lend();
