@@ -6,9 +6,9 @@
 //! Architecture Invariant: NPC `i`'s blackboard is `bb[i * stride..][..stride]` (every NPC
 //! has the program's blackboard, `Program::blackboard`), and its node state and statuses are
 //! the `nodes` entries of its [`Span`] in `state` and `status`, laid out in NPC order. The
-//! behaviors an NPC adopts (its tags) keep their own [`bt::Instance`]: they come and go.
+//! behaviors an NPC adopts (its tags) keep their own [`crate::bt::Instance`]: they come and go.
 
-use crate::bt::{self, Status};
+use crate::bt::Status;
 use crate::value::Value;
 
 /// Where one NPC's tree state lies.
@@ -143,15 +143,6 @@ impl Minds {
         }
     }
 
-    /// The status of NPC `npc`'s root node (`Idle` for no tree).
-    pub fn root_status(&self, npc: usize) -> Status {
-        self.mind(npc)
-            .status
-            .first()
-            .copied()
-            .unwrap_or(Status::Idle)
-    }
-
     /// Lends every NPC's tree state out ([`Nodes`]) while the trees phase ticks them, so
     /// that the world stays free to borrow; [`Minds::put_back`] returns it.
     pub(crate) fn lend(&mut self) -> Nodes {
@@ -202,17 +193,6 @@ impl Nodes {
     }
 }
 
-impl Mind<'_> {
-    /// A copy as a free-standing instance (tests and tools).
-    pub fn to_instance(&self) -> bt::Instance {
-        bt::Instance {
-            tree: self.tree,
-            state: self.state.to_vec(),
-            status: self.status.to_vec(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,7 +230,7 @@ mod tests {
         m.put_back(lent);
         assert_eq!(m.len(), 3);
         assert_eq!(m.mind(1).state, &[0, 7]);
-        assert_eq!(m.root_status(1), Status::Running);
+        assert_eq!(m.mind(1).status[0], Status::Running);
         assert_eq!(m.mind(0).state.len(), 3);
         let spawned = m.mind(2);
         assert_eq!((spawned.tree, spawned.state.len()), (2, 4));
