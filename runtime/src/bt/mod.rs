@@ -231,6 +231,15 @@ pub struct CNode {
     pub depth: u16,
 }
 
+impl CNode {
+    /// Where this node's children lie in [`Tree::children`] (and [`Tree::runs`]).
+    #[inline(always)]
+    fn kid_range(&self) -> std::ops::Range<usize> {
+        let start = self.child_start as usize;
+        start..start + self.child_count as usize
+    }
+}
+
 /// A compiled, shared tree definition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tree {
@@ -256,13 +265,10 @@ impl Tree {
         };
         let mut runs = vec![false; self.children.len()];
         for n in &self.nodes {
-            let start = n.child_start as usize;
-            let kids = self
-                .children
-                .get(start..start + n.child_count as usize)
-                .unwrap_or(&[]);
+            let range = CNode::kid_range(n);
+            let kids = self.children.get(range.clone()).unwrap_or(&[]);
             for (k, pair) in kids.windows(2).enumerate() {
-                runs[start + k] = is_condition(pair[0]) && is_condition(pair[1]);
+                runs[range.start + k] = is_condition(pair[0]) && is_condition(pair[1]);
             }
         }
         self.runs = runs;
@@ -271,11 +277,8 @@ impl Tree {
     /// Beside [`Tree::kids`]: where a run of conditions starts (empty when not marked).
     #[inline(always)]
     pub fn kid_runs(&self, node: usize) -> &[bool] {
-        let n = &self.nodes[node];
-        let start = n.child_start as usize;
-        self.runs
-            .get(start..start + n.child_count as usize)
-            .unwrap_or(&[])
+        let range = CNode::kid_range(&self.nodes[node]);
+        self.runs.get(range).unwrap_or(&[])
     }
 
     #[inline]
@@ -285,11 +288,8 @@ impl Tree {
     /// The child indices of `node`, in order.
     #[inline(always)]
     pub fn kids(&self, node: usize) -> &[u32] {
-        let n = &self.nodes[node];
-        let start = n.child_start as usize;
-        self.children
-            .get(start..start + n.child_count as usize)
-            .unwrap_or(&[])
+        let range = CNode::kid_range(&self.nodes[node]);
+        self.children.get(range).unwrap_or(&[])
     }
     #[inline]
     pub fn child_count(&self, node: usize) -> usize {

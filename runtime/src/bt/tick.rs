@@ -153,7 +153,7 @@ pub fn tick_nodes<H: Host>(
     budget: u32,
     counts: Option<&[NodeCount]>,
 ) -> TickOutcome {
-    if tree.nodes.is_empty() || state.len() < tree.nodes.len() || status.len() < tree.nodes.len() {
+    if tree.nodes.is_empty() || !fits(tree, state, status) {
         return TickOutcome {
             status: Status::Failure,
             visits: 0,
@@ -195,6 +195,11 @@ pub fn tick_nodes<H: Host>(
     }
 }
 
+/// Whether `state` and `status` have an entry for every node of `tree`.
+fn fits(tree: &Tree, state: &[u64], status: &[Status]) -> bool {
+    state.len() >= tree.nodes.len() && status.len() >= tree.nodes.len()
+}
+
 /// Halts the subtree at `node` (resetting its state, stopping its actions).
 pub fn halt<H: Host>(tree: &Tree, inst: &mut Instance, host: &mut H, node: usize) {
     halt_nodes(tree, &mut inst.state, &mut inst.status, host, node);
@@ -208,8 +213,7 @@ pub fn halt_nodes<H: Host>(
     host: &mut H,
     node: usize,
 ) {
-    if node >= tree.nodes.len() || state.len() < tree.nodes.len() || status.len() < tree.nodes.len()
-    {
+    if node >= tree.nodes.len() || !fits(tree, state, status) {
         return;
     }
     let mut e = Engine {
