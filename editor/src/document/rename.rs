@@ -136,6 +136,26 @@ fn unit_of(r: &Ref) -> Option<(Unit, usize)> {
 }
 
 /// Rewrites one reference inside a JSON value: `segs` lead from `root` to the place.
+/// Rewrites every reference of `list` (each with the depth its unit starts at) in `json`.
+fn rewrite_all(json: &mut Value, list: &[(&Ref, usize)], new: &str) -> Result<(), EditError> {
+    for (r, depth) in list {
+        rewrite(json, &r.segs[*depth..], r.place, new).map_err(EditError::Invalid)?;
+    }
+    Ok(())
+}
+
+/// `value` with every reference of `list` rewritten, through its JSON form.
+fn rewritten<T: serde::Serialize + serde::de::DeserializeOwned>(
+    value: &T,
+    list: &[(&Ref, usize)],
+    new: &str,
+) -> Result<T, EditError> {
+    let invalid = |e: serde_json::Error| EditError::Invalid(e.to_string());
+    let mut json = serde_json::to_value(value).map_err(invalid)?;
+    rewrite_all(&mut json, list, new)?;
+    serde_json::from_value(json).map_err(invalid)
+}
+
 fn rewrite(root: &mut Value, segs: &[Seg], place: Place, new: &str) -> Result<(), String> {
     let bad = || format!("reference path not found at {}", refs::path_string(segs));
     let Some((last, up)) = segs.split_last() else {
@@ -249,10 +269,7 @@ pub fn rename(pack: &Pack, target: &Target, new: &str) -> Result<Edit, EditError
                     id: id.clone(),
                 })?;
                 let mut json = value.to_json();
-                for (r, depth) in &list {
-                    rewrite(&mut json, &r.segs[*depth..], r.place, new)
-                        .map_err(EditError::Invalid)?;
-                }
+                rewrite_all(&mut json, &list, new)?;
                 let value = AssetValue::from_json(kind, json).map_err(EditError::Invalid)?;
                 edits.push(Edit::Asset {
                     kind,
@@ -290,15 +307,8 @@ pub fn rename(pack: &Pack, target: &Target, new: &str) -> Result<Edit, EditError
                 });
             }
             Unit::Breakpoints => {
-                let mut json = serde_json::to_value(&pack.editor.breakpoints)
-                    .map_err(|e| EditError::Invalid(e.to_string()))?;
-                for (r, depth) in &list {
-                    rewrite(&mut json, &r.segs[*depth..], r.place, new)
-                        .map_err(EditError::Invalid)?;
-                }
-                let list =
-                    serde_json::from_value(json).map_err(|e| EditError::Invalid(e.to_string()))?;
-                edits.push(Edit::Breakpoints(list));
+                let bps = rewritten(&pack.editor.breakpoints, &list, new)?;
+                edits.push(Edit::Breakpoints(bps));
             }
             Unit::Flags => {
                 let old = target.name();
@@ -332,15 +342,8 @@ pub fn rename(pack: &Pack, target: &Target, new: &str) -> Result<Edit, EditError
                 edits.push(Edit::World(s));
             }
             Unit::Walls => {
-                let mut json = serde_json::to_value(&pack.world.walls)
-                    .map_err(|e| EditError::Invalid(e.to_string()))?;
-                for (r, depth) in &list {
-                    rewrite(&mut json, &r.segs[*depth..], r.place, new)
-                        .map_err(EditError::Invalid)?;
-                }
                 let mut s = WorldSettings::of(pack);
-                s.walls =
-                    serde_json::from_value(json).map_err(|e| EditError::Invalid(e.to_string()))?;
+                s.walls = rewritten(&pack.world.walls, &list, new)?;
                 edits.push(Edit::World(s));
             }
         }
