@@ -568,13 +568,7 @@ fn paste_into_another_tree_makes_ids_unique_and_carries_layouts() {
     );
     let ids = tree::ids(&p.tree("idle").unwrap().root);
     assert_eq!(ids.len(), tree::count(&p.tree("idle").unwrap().root));
-    assert!(
-        townsfolk_runtime::program::check(&p)
-            .iter()
-            .all(|d| !d.is_error()),
-        "{:#?}",
-        townsfolk_runtime::program::check(&p)
-    );
+    assert_no_errors(&p);
     // Not under a leaf.
     assert!(ops::paste(&p, "idle", "wait", 0, &payload, None).is_err());
 }
@@ -622,11 +616,7 @@ fn extract_selection_to_a_new_subtree() {
     assert_eq!(sub.kind, NodeKind::Subtree { tree: id.clone() });
     assert_eq!(p.editor.trees["patrol_watch"].nodes["check"].pos.y, 40.0);
     assert_eq!(p.editor.trees["patrol"].nodes[&kids[0]].pos.x, 10.0);
-    let errors: Vec<_> = townsfolk_runtime::program::check(&p)
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    assert_no_errors(&p);
     apply(&mut p, inv).unwrap();
     assert_eq!(canon(&p), canon(&p0));
     // Two siblings become a sequence.
@@ -660,11 +650,7 @@ fn rename_a_tree_and_every_reference_follows() {
         BreakOn::Node { tree, .. } => assert_eq!(tree, "rest"),
         other => panic!("{other:?}"),
     }
-    assert!(
-        townsfolk_runtime::program::check(&p)
-            .iter()
-            .all(|d| !d.is_error())
-    );
+    assert_no_errors(&p);
     apply(&mut p, inv).unwrap();
     assert_eq!(canon(&p), canon(&p0));
     // The NPC's tree, the layout key.
@@ -701,13 +687,7 @@ fn rename_a_door_object_and_its_wall_follows() {
         .collect();
     assert!(objects.contains(&"vault_gate"), "{objects:?}");
     assert!(!objects.contains(&door.as_str()), "{objects:?}");
-    assert!(
-        townsfolk_runtime::program::check(&p)
-            .iter()
-            .all(|d| !d.is_error()),
-        "{:#?}",
-        townsfolk_runtime::program::check(&p)
-    );
+    assert_no_errors(&p);
     apply(&mut p, inv).unwrap();
     assert_eq!(canon(&p), canon(&p0));
 }
@@ -762,11 +742,7 @@ fn rename_a_variable_in_expressions_and_npcs() {
             expr: "alarmed".into()
         }
     );
-    assert!(
-        townsfolk_runtime::program::check(&p)
-            .iter()
-            .all(|d| !d.is_error())
-    );
+    assert_no_errors(&p);
 }
 
 #[test]
@@ -892,4 +868,13 @@ fn background_checks_follow_edits_and_drop_stale_results() {
     while doc.undo() {}
     assert!(doc.wait_for_checks(Duration::from_secs(10)));
     assert!(!doc.has_errors());
+}
+
+/// Fails, listing them, if the pack's checks find errors.
+fn assert_no_errors(p: &Pack) {
+    let errors: Vec<_> = townsfolk_runtime::program::check(p)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
