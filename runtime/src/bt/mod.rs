@@ -12,6 +12,7 @@ pub use tick::{
     Host, NodeCount, TickOutcome, halt, halt_nodes, tick_nodes, tick_tree, tick_tree_counted,
 };
 
+use crate::expr::BoardTest;
 use crate::value::Sym;
 
 /// A node's status. `Idle` = not run since its last reset.
@@ -133,6 +134,9 @@ pub enum Op {
     },
     Condition {
         expr: ExprId,
+        /// What `expr` is when it tests one variable of the blackboard: the engine then reads
+        /// the value from [`Host::board`] (same result as evaluating `expr`).
+        test: Option<BoardTest>,
     },
     InArea {
         area: u32,
@@ -232,7 +236,7 @@ pub struct CNode {
 }
 
 impl CNode {
-    /// Where this node's children lie in [`Tree::children`] (and [`Tree::runs`]).
+    /// Where this node's children lie in [`Tree::children`] (and [`Tree::leaves`]).
     #[inline(always)]
     fn kid_range(&self) -> std::ops::Range<usize> {
         let start = self.child_start as usize;
@@ -248,37 +252,46 @@ pub struct Tree {
     pub nodes: Vec<CNode>,
     /// Child indices, referenced by [`CNode::child_start`]/[`CNode::child_count`].
     pub children: Vec<u32>,
-    /// Beside `children`: true where a child is a condition and so is the next child of the
-    /// same node (the start of a run the engine visits in one loop). Filled by
-    /// [`Tree::mark_condition_runs`]; left empty, the engine visits every child in full.
-    pub runs: Vec<bool>,
+    /// Beside `children`: what the engine knows of each child without visiting its node
+    /// (whether it is a condition, and its test). Filled by [`Tree::mark_leaves`]; left
+    /// empty, the engine visits every child in full.
+    pub leaves: Vec<Leaf>,
+}
+
+/// A child as its parent's loop sees it ([`Tree::leaves`]): a condition is visited right
+/// there while nothing observes, from this copy of what it tests (contiguous with its
+/// siblings', so a run of conditions reads one array).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum Leaf {
+    /// Any other node: visited in full.
+    #[default]
+    Node,
+    /// A condition node (as its `Op::Condition`).
+    Condition {
+        expr: ExprId,
+        test: Option<BoardTest>,
+    },
 }
 
 impl Tree {
-    /// Fills [`Tree::runs`] from the nodes and children (once, after compiling).
-    pub fn mark_condition_runs(&mut self) {
-        let is_condition = |c: u32| {
-            matches!(
-                self.nodes.get(c as usize).map(|n| &n.op),
-                Some(Op::Condition { .. })
-            )
-        };
-        let mut runs = vec![false; self.children.len()];
-        for n in &self.nodes {
-            let range = CNode::kid_range(n);
-            let kids = self.children.get(range.clone()).unwrap_or(&[]);
-            for (k, pair) in kids.windows(2).enumerate() {
-                runs[range.start + k] = is_condition(pair[0]) && is_condition(pair[1]);
-            }
-        }
-        self.runs = runs;
+    /// Fills [`Tree::leaves`] from the nodes and children (once, after compiling).
+    pub fn mark_leaves(&mut self) {
+        let nodes = &self.nodes;
+        self.leaves = self
+            .children
+            .iter()
+            .map(|&c| match nodes.get(c as usize).map(|n| &n.op) {
+                Some(&Op::Condition { expr, test }) => Leaf::Condition { expr, test },
+                _ => Leaf::Node,
+            })
+            .collect();
     }
 
-    /// Beside [`Tree::kids`]: where a run of conditions starts (empty when not marked).
+    /// Beside [`Tree::kids`]: the children as leaves (empty when not marked).
     #[inline(always)]
-    pub fn kid_runs(&self, node: usize) -> &[bool] {
+    pub fn kid_leaves(&self, node: usize) -> &[Leaf] {
         let range = CNode::kid_range(&self.nodes[node]);
-        self.runs.get(range).unwrap_or(&[])
+        self.leaves.get(range).unwrap_or(&[])
     }
 
     #[inline]

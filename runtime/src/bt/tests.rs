@@ -377,6 +377,85 @@ fn leaf_conditions() {
 }
 
 #[test]
+fn conditions_in_a_row_give_each_its_own_result() {
+    // Runs of conditions (visited in their parent's loop), blackboard tests and other
+    // expressions mixed, lone ones, and one under an inverter: every status is what its
+    // expression says, for every combination of the variables.
+    let mut seq = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "s_a", "type": "condition", "expr": "a"},
+            {"id": "s_nb", "type": "condition", "expr": "!b"},
+            {"id": "s_x", "type": "condition", "expr": "x > 2"},
+            {"id": "s_sum", "type": "condition", "expr": "x + 1 > 4"},
+            {"id": "s_lt", "type": "condition", "expr": "x < 9"},
+            {"id": "s_w", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    let mut sel = session(
+        r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+            {"id": "l_b", "type": "condition", "expr": "b"},
+            {"id": "l_x", "type": "condition", "expr": "x >= 5.5"},
+            {"id": "l_inv", "type": "inverter", "children": [
+                {"id": "l_a", "type": "condition", "expr": "a"}]},
+            {"id": "l_c", "type": "condition", "expr": "x == 0"},
+            {"id": "l_w", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    let of = |b: bool| if b { Status::Success } else { Status::Failure };
+    for step in 0..24 {
+        let (a, b, x) = (step % 2 == 0, step % 3 == 0, (step % 12) as i64 - 1);
+        for s in [&mut seq, &mut sel] {
+            set(s, "a", Value::Bool(a));
+            set(s, "b", Value::Bool(b));
+            set(s, "x", Value::Int(x));
+            s.step();
+        }
+        let at = format!("at a={a} b={b} x={x}");
+        let conditions = [
+            ("s_a", a),
+            ("s_nb", !b),
+            ("s_x", x > 2),
+            ("s_sum", x + 1 > 4),
+        ];
+        let mut passed = true;
+        for (id, holds) in conditions.into_iter().chain([("s_lt", x < 9)]) {
+            if passed {
+                assert_eq!(status(&seq, id), of(holds), "{id} {at}");
+            }
+            passed &= holds;
+        }
+        let want = if passed {
+            Status::Running
+        } else {
+            Status::Failure
+        };
+        assert_eq!(status(&seq, "seq"), want, "seq {at}");
+        let conditions = [
+            ("l_b", b),
+            ("l_x", x as f64 >= 5.5),
+            ("l_inv", !a),
+            ("l_c", x == 0),
+        ];
+        let mut failed = true;
+        for (id, holds) in conditions {
+            if failed {
+                assert_eq!(status(&sel, id), of(holds), "{id} {at}");
+            }
+            failed &= !holds;
+        }
+        let want = if failed {
+            Status::Running
+        } else {
+            Status::Success
+        };
+        assert_eq!(status(&sel, "sel"), want, "sel {at}");
+        if !b && x < 6 {
+            assert_eq!(status(&sel, "l_a"), of(a), "l_a {at}");
+        }
+    }
+}
+
+#[test]
 fn chance_matches_its_probability() {
     let mut s = session(
         r#"{"id": "sel", "type": "sequence", "children": [

@@ -2,8 +2,9 @@
 
 use std::cell::Cell;
 
-use super::{AreaAction, ExprId, Instance, Op, Recipient, Status, Target, Tree, VarRef};
-use crate::value::Sym;
+use super::{AreaAction, ExprId, Instance, Leaf, Op, Recipient, Status, Target, Tree, VarRef};
+use crate::expr::BoardTest;
+use crate::value::{Sym, Value};
 
 /// Visit counters of one compiled node, kept by a counting tick ([`tick_tree_counted`]): how
 /// often it was ticked and what it returned. Cells, so that the counters of one tree can be
@@ -42,6 +43,13 @@ pub trait Host {
     /// Current tick number.
     fn now(&self) -> u64;
     fn eval_bool(&mut self, expr: ExprId) -> bool;
+    /// The running NPC's own blackboard: slot `s` holds what `Env::var(Scope::Blackboard, s)`
+    /// reads while `s` is below its length. The engine evaluates conditions that are
+    /// blackboard tests ([`BoardTest`]) from it; empty (the default): every condition goes to
+    /// [`Host::eval_bool`].
+    fn board(&self) -> &[Value] {
+        &[]
+    }
     /// A uniform number in [0, 1) from the world's seeded generator.
     fn random(&mut self) -> f64;
     fn in_area(&self, area: u32) -> bool;
@@ -261,31 +269,49 @@ macro_rules! child {
     }};
 }
 
+/// Visits child `k` of node `i` ([`Engine::visit_kid`]); if the tick is being cut short,
+/// returns from the calling `exec` at once.
+macro_rules! kid {
+    ($e:ident, $i:expr, $k:expr) => {{
+        let s = $e.visit_kid($i, $k);
+        if $e.cut {
+            return Status::Failure;
+        }
+        s
+    }};
+}
+
 /// Visits child `kids[k]` of a composite that goes on while its children return `pass`
 /// (a sequence: Success; a selector: Failure). While nothing observes or counts, a
-/// condition child is visited right here: a run of them (`runs[k]`, see [`Tree::runs`]) in
-/// one tight loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
+/// condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
+/// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
 /// into the recursive visit. Moves `k` to the child visited last and gives its status;
 /// `None` at the end of `kids`. If the tick is being cut short, returns from the calling
 /// `exec` at once (as `child!`).
 macro_rules! next_child {
-    ($e:ident, $kids:expr, $runs:expr, $k:ident, $pass:expr) => {{
+    ($e:ident, $kids:expr, $leaves:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
-        let hit = if $e.observing {
-            None
-        } else if $runs.get($k).copied().unwrap_or(false) {
-            pass_conditions(
-                &mut *$e.host,
-                &$e.tree.nodes,
-                &mut *$e.status,
-                kids,
-                &mut $k,
-                &mut $e.budget,
-                $pass,
-            )
-        } else {
-            kids.get($k).and_then(|&c| $e.condition(c as usize))
+        let leaves: &[Leaf] = $leaves;
+        let hit = match leaves.get($k) {
+            _ if $e.observing => None,
+            Some(&Leaf::Condition { expr, test }) => {
+                if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
+                    pass_conditions(
+                        &mut *$e.host,
+                        leaves,
+                        &mut *$e.status,
+                        kids,
+                        &mut $k,
+                        &mut $e.budget,
+                        $pass,
+                    )
+                } else {
+                    kids.get($k)
+                        .and_then(|&c| $e.condition(c as usize, expr, test))
+                }
+            }
+            _ => None,
         };
         match hit {
             Some(s) => Some(s),
@@ -297,17 +323,17 @@ macro_rules! next_child {
     }};
 }
 
-/// Visits the conditions `kids[*k..]` one after the other while each returns `pass`, as
-/// [`Engine::run`] visits a condition when nothing observes or counts (the caller checks
-/// that): one visit of the budget each, the condition's status recorded. Stops at the first
-/// child that is not a condition (or once the budget is spent: the full visit reports the
-/// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
-/// something else, leaving `*k` at it and returning that status. A function of its own so
-/// that the loop keeps the tables in registers.
+/// Visits the conditions `kids[*k..]` (`leaves` beside them) one after the other while each
+/// returns `pass`, as [`Engine::run`] visits a condition when nothing observes or counts (the
+/// caller checks that): one visit of the budget each, the condition's status recorded. Stops
+/// at the first child that is not a condition (or once the budget is spent: the full visit
+/// reports the runaway), leaving `*k` at it and returning `None`, or at a condition that
+/// returned something else, leaving `*k` at it and returning that status. A function of its
+/// own so that the loop keeps the tables in registers.
 #[inline(never)]
 fn pass_conditions<H: Host>(
     host: &mut H,
-    nodes: &[super::CNode],
+    leaves: &[Leaf],
     status: &mut [Status],
     kids: &[u32],
     k: &mut usize,
@@ -316,51 +342,87 @@ fn pass_conditions<H: Host>(
 ) -> Option<Status> {
     let mut j = *k;
     let mut left = *budget;
-    let mut hit = None;
-    while let Some(&c) = kids.get(j) {
-        let c = c as usize;
-        let Op::Condition { expr } = nodes[c].op else {
-            break;
-        };
-        if left == 0 {
-            break;
+    // Records condition `c`'s visit; false when the run stops at it.
+    let mut visit = |c: u32, s: Status, left: &mut u32| {
+        *left -= 1;
+        if let Some(st) = status.get_mut(c as usize) {
+            *st = s;
         }
-        left -= 1;
+        s == pass
+    };
+    let hit = 'run: loop {
+        // Blackboard tests read the board, held for the loop; another condition is
+        // evaluated by the host, and the loop goes on after it.
+        let board = host.board();
+        let (c, expr) = loop {
+            let (Some(&Leaf::Condition { expr, test }), Some(&c)) = (leaves.get(j), kids.get(j))
+            else {
+                break 'run None;
+            };
+            if left == 0 {
+                break 'run None;
+            }
+            let Some(b) = test.and_then(|t| board.get(t.slot()).map(|&v| t.eval(v))) else {
+                break (c, expr);
+            };
+            let s = status_of(b);
+            if !visit(c, s, &mut left) {
+                break 'run Some(s);
+            }
+            j += 1;
+        };
         let s = status_of(host.eval_bool(expr));
-        status[c] = s;
-        if s != pass {
-            hit = Some(s);
-            break;
+        if !visit(c, s, &mut left) {
+            break 'run Some(s);
         }
         j += 1;
-    }
+    };
     *k = j;
     *budget = left;
     hit
 }
 
+/// Whether a condition holds: a blackboard test read from the host's board when the slot is
+/// there, else the expression evaluated by the host (the same result either way).
+#[inline(always)]
+fn holds<H: Host>(host: &mut H, expr: ExprId, test: Option<BoardTest>) -> bool {
+    if let Some(t) = test
+        && let Some(&v) = host.board().get(t.slot())
+    {
+        return t.eval(v);
+    }
+    host.eval_bool(expr)
+}
+
 impl<H: Host> Engine<'_, H> {
-    /// A visit of node `i` if it is a condition and the budget allows it, as [`Self::run`]
-    /// visits one while nothing observes or counts (the caller checks that); `None` (and
-    /// nothing done) otherwise.
+    /// A visit of condition node `i` (`expr`, `test`: its [`Leaf::Condition`]) if the budget
+    /// allows it, as [`Self::run`] visits one while nothing observes or counts (the caller
+    /// checks that); `None` (and nothing done) otherwise.
     #[inline(always)]
-    fn condition(&mut self, i: usize) -> Option<Status> {
-        let Some(super::CNode {
-            op: Op::Condition { expr },
-            ..
-        }) = self.tree.nodes.get(i)
-        else {
-            return None;
-        };
+    fn condition(&mut self, i: usize, expr: ExprId, test: Option<BoardTest>) -> Option<Status> {
         if self.budget == 0 {
             return None;
         }
         self.budget -= 1;
-        let s = status_of(self.host.eval_bool(*expr));
+        let s = status_of(holds(self.host, expr, test));
         if let Some(st) = self.status.get_mut(i) {
             *st = s;
         }
         Some(s)
+    }
+
+    /// A visit of child `k` of node `i`: a condition right here while nothing observes or
+    /// counts (as [`Self::condition`]), any other child in full ([`Self::run`]).
+    #[inline(always)]
+    fn visit_kid(&mut self, i: usize, k: usize) -> Status {
+        let c = self.tree.child(i, k);
+        if !self.observing
+            && let Some(&Leaf::Condition { expr, test }) = self.tree.kid_leaves(i).get(k)
+            && let Some(s) = self.condition(c, expr, test)
+        {
+            return s;
+        }
+        self.run(c)
     }
 
     /// Sets a status outside a visit (halts), reporting changes.
@@ -405,8 +467,8 @@ impl<H: Host> Engine<'_, H> {
             }
         }
         // Conditions are most visits in large trees: keep them off the big `exec` match.
-        let s = if let Op::Condition { expr } = self.tree.nodes[i].op {
-            status_of(self.host.eval_bool(expr))
+        let s = if let Op::Condition { expr, test } = self.tree.nodes[i].op {
+            status_of(holds(self.host, expr, test))
         } else {
             self.exec(i)
         };
@@ -470,10 +532,10 @@ impl<H: Host> Engine<'_, H> {
         let count = n.child_count as usize;
         match &n.op {
             Op::Sequence { reactive: false } => {
-                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
+                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, runs, k, Status::Success) {
+                    match next_child!(self, kids, leaves, k, Status::Success) {
                         Some(Status::Success) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -490,10 +552,10 @@ impl<H: Host> Engine<'_, H> {
                 Status::Success
             }
             Op::Selector { reactive: false } => {
-                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
+                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, runs, k, Status::Failure) {
+                    match next_child!(self, kids, leaves, k, Status::Failure) {
                         Some(Status::Failure | Status::Idle) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -512,9 +574,9 @@ impl<H: Host> Engine<'_, H> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
+                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, runs, k, Status::Success) {
+                while let Some(s) = next_child!(self, kids, leaves, k, Status::Success) {
                     match s {
                         Status::Success => k += 1,
                         Status::Running => {
@@ -538,9 +600,9 @@ impl<H: Host> Engine<'_, H> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                let (kids, runs) = (tree.kids(i), tree.kid_runs(i));
+                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, runs, k, Status::Failure) {
+                while let Some(s) = next_child!(self, kids, leaves, k, Status::Failure) {
                     match s {
                         Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
@@ -571,7 +633,7 @@ impl<H: Host> Engine<'_, H> {
                     if done & (1 << k) != 0 {
                         continue;
                     }
-                    let s = child!(self, tree.child(i, k));
+                    let s = kid!(self, i, k);
                     match s {
                         Status::Success => {
                             done |= 1 << k;
@@ -630,7 +692,7 @@ impl<H: Host> Engine<'_, H> {
                         };
                         cur = k + 1;
                     }
-                    let s = child!(self, tree.child(i, cur - 1));
+                    let s = kid!(self, i, cur - 1);
                     match s {
                         Status::Running => {
                             self.state[i] = ((cur as u64) << 32) | tried as u64;
@@ -646,30 +708,21 @@ impl<H: Host> Engine<'_, H> {
                     }
                 }
             }
-            Op::Inverter => {
-                let c = tree.child(i, 0);
-                // A condition under it (`!cond`) is visited here while nothing observes.
-                let s = match self.observing {
-                    false => self.condition(c),
-                    true => None,
-                };
-                match s.unwrap_or_else(|| self.run(c)) {
-                    _ if self.cut => Status::Failure,
-                    Status::Success => Status::Failure,
-                    Status::Failure => Status::Success,
-                    s => s,
-                }
-            }
-            Op::ForceSuccess => match child!(self, tree.child(i, 0)) {
+            Op::Inverter => match kid!(self, i, 0) {
+                Status::Success => Status::Failure,
+                Status::Failure => Status::Success,
+                s => s,
+            },
+            Op::ForceSuccess => match kid!(self, i, 0) {
                 Status::Running => Status::Running,
                 _ => Status::Success,
             },
-            Op::ForceFailure => match child!(self, tree.child(i, 0)) {
+            Op::ForceFailure => match kid!(self, i, 0) {
                 Status::Running => Status::Running,
                 _ => Status::Failure,
             },
             &Op::Repeat { times } => loop {
-                let s = child!(self, tree.child(i, 0));
+                let s = kid!(self, i, 0);
                 match s {
                     Status::Success => {
                         self.state[i] += 1;
@@ -686,7 +739,7 @@ impl<H: Host> Engine<'_, H> {
                 }
             },
             &Op::Retry { times } => loop {
-                let s = child!(self, tree.child(i, 0));
+                let s = kid!(self, i, 0);
                 match s {
                     Status::Failure | Status::Idle => {
                         self.state[i] += 1;
@@ -727,7 +780,7 @@ impl<H: Host> Engine<'_, H> {
                     self.state[i] = 0;
                     return Status::Failure;
                 }
-                let s = child!(self, tree.child(i, 0));
+                let s = kid!(self, i, 0);
                 if s != Status::Running {
                     self.state[i] = 0;
                 }
@@ -735,13 +788,13 @@ impl<H: Host> Engine<'_, H> {
             }
             &Op::Guard { cond } => {
                 if self.host.eval_bool(cond) {
-                    child!(self, tree.child(i, 0))
+                    kid!(self, i, 0)
                 } else {
                     self.halt_child(i, 0);
                     Status::Failure
                 }
             }
-            &Op::Condition { expr } => status_of(self.host.eval_bool(expr)),
+            &Op::Condition { expr, test } => status_of(holds(self.host, expr, test)),
             &Op::InArea { area } => status_of(self.host.in_area(area)),
             &Op::TimeWindow { from, to } => {
                 let h = self.host.hour();
@@ -811,7 +864,7 @@ impl<H: Host> Engine<'_, H> {
                 if count == 0 {
                     Status::Failure
                 } else {
-                    child!(self, tree.child(i, 0))
+                    kid!(self, i, 0)
                 }
             }
             &Op::Request { req } => self.host.request(i, req),

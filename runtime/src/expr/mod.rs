@@ -302,19 +302,11 @@ enum Fast {
     /// Every top-level `&&`-conjunct is itself a fast shape (see `Expr::conj_fast`).
     AllOf,
     Const(Value),
-    Var(Scope, u32),
-    NotVar(Scope, u32),
-    CmpI {
+    /// One variable tested on its own or against a number ([`TestKind`]).
+    Test {
         scope: Scope,
         slot: u32,
-        op: Cmp,
-        k: i64,
-    },
-    CmpF {
-        scope: Scope,
-        slot: u32,
-        op: Cmp,
-        k: f64,
+        kind: TestKind,
     },
     VarEq {
         scope: Scope,
@@ -324,20 +316,63 @@ enum Fast {
     },
 }
 
+/// What a one-variable test does with the variable's value: `hungry`, `!hungry`, `food > 0`,
+/// `hour >= 22.0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TestKind {
+    Var,
+    NotVar,
+    CmpI(Cmp, i64),
+    CmpF(Cmp, f64),
+}
+
+impl TestKind {
+    #[inline(always)]
+    fn eval(self, v: Value) -> bool {
+        match self {
+            TestKind::Var => v.as_bool(),
+            TestKind::NotVar => !v.as_bool(),
+            TestKind::CmpI(op, k) => compare(op, v.as_i64(), k),
+            TestKind::CmpF(op, k) => compare(op, v.as_f64(), k),
+        }
+    }
+}
+
+/// A bool expression that tests one variable of the blackboard ([`Expr::board_test`]): what
+/// the tree engine evaluates straight from the running NPC's blackboard, with the same result
+/// as [`Expr::eval_bool`] when the value is the one [`Env::var`] gives for the slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardTest {
+    slot: u32,
+    kind: TestKind,
+}
+
+impl BoardTest {
+    /// The blackboard slot the test reads.
+    #[inline(always)]
+    pub fn slot(self) -> usize {
+        self.slot as usize
+    }
+
+    /// The test on the slot's value.
+    #[inline(always)]
+    pub fn eval(self, v: Value) -> bool {
+        self.kind.eval(v)
+    }
+}
+
 impl Fast {
     /// Evaluates a leaf shape; `General`/`AllOf` are handled by `Expr` and never reach here.
     #[inline(always)]
     fn eval(self, env: &dyn Env) -> Value {
         match self {
             Fast::Const(v) => v,
-            Fast::Var(scope, slot) => env.var(scope, slot),
-            Fast::NotVar(scope, slot) => Value::Bool(!env.var(scope, slot).as_bool()),
-            Fast::CmpI { scope, slot, op, k } => {
-                Value::Bool(compare(op, env.var(scope, slot).as_i64(), k))
-            }
-            Fast::CmpF { scope, slot, op, k } => {
-                Value::Bool(compare(op, env.var(scope, slot).as_f64(), k))
-            }
+            Fast::Test {
+                scope,
+                slot,
+                kind: TestKind::Var,
+            } => env.var(scope, slot),
+            Fast::Test { scope, slot, kind } => Value::Bool(kind.eval(env.var(scope, slot))),
             Fast::VarEq { scope, slot, k, ne } => Value::Bool((env.var(scope, slot) == k) != ne),
             Fast::General | Fast::AllOf => Value::Bool(false),
         }
@@ -346,33 +381,27 @@ impl Fast {
     #[inline(always)]
     fn eval_bool(self, env: &dyn Env) -> bool {
         match self {
-            Fast::Var(scope, slot) => env.var(scope, slot).as_bool(),
-            Fast::NotVar(scope, slot) => !env.var(scope, slot).as_bool(),
-            Fast::CmpI { scope, slot, op, k } => compare(op, env.var(scope, slot).as_i64(), k),
-            Fast::CmpF { scope, slot, op, k } => compare(op, env.var(scope, slot).as_f64(), k),
+            Fast::Test { scope, slot, kind } => kind.eval(env.var(scope, slot)),
             _ => self.eval(env).as_bool(),
         }
     }
 
     fn detect(code: &[Op]) -> Fast {
+        let test = |scope, slot, kind| Fast::Test { scope, slot, kind };
         match *code {
             [Op::Const(v)] => Fast::Const(v),
-            [Op::Var(s, i)] => Fast::Var(s, i),
-            [Op::Var(s, i), Op::Not] => Fast::NotVar(s, i),
-            [Op::Var(scope, slot), Op::Const(Value::Int(k)), Op::CmpI(op)] => {
-                Fast::CmpI { scope, slot, op, k }
+            [Op::Var(s, i)] => test(s, i, TestKind::Var),
+            [Op::Var(s, i), Op::Not] => test(s, i, TestKind::NotVar),
+            [Op::Var(s, i), Op::Const(Value::Int(k)), Op::CmpI(op)] => {
+                test(s, i, TestKind::CmpI(op, k))
             }
-            [
-                Op::Var(scope, slot),
-                Op::Const(Value::Float(k)),
-                Op::CmpF(op),
-            ]
+            [Op::Var(s, i), Op::Const(Value::Float(k)), Op::CmpF(op)]
             | [
-                Op::Var(scope, slot),
+                Op::Var(s, i),
                 Op::Const(Value::Float(k)),
                 Op::IToFAt(1),
                 Op::CmpF(op),
-            ] => Fast::CmpF { scope, slot, op, k },
+            ] => test(s, i, TestKind::CmpF(op, k)),
             [Op::Var(scope, slot), Op::Const(k), Op::Eq] => Fast::VarEq {
                 scope,
                 slot,
@@ -544,6 +573,19 @@ impl Expr {
 
     pub fn ty(&self) -> Type {
         self.ty
+    }
+
+    /// The one-variable blackboard test this bool expression is, if it is one (`hungry`,
+    /// `!hungry`, `food > 0`, `hour >= 22.0`).
+    pub fn board_test(&self) -> Option<BoardTest> {
+        match self.fast {
+            Fast::Test {
+                scope: Scope::Blackboard,
+                slot,
+                kind,
+            } if self.ty == Type::Bool => Some(BoardTest { slot, kind }),
+            _ => None,
+        }
     }
 
     /// Whether evaluation uses a specialised fast path instead of the bytecode interpreter.

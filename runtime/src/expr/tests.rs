@@ -721,3 +721,51 @@ fn pseudo_random_inputs_never_panic() {
     }
     assert!(compiled > 100, "only {compiled} compiled");
 }
+
+#[test]
+fn a_board_test_gives_what_evaluating_the_expression_gives() {
+    let tests = [
+        "a", "!a", "d > 2", "d >= 3", "d < 3", "d <= -4", "x > 0.5", "x <= 0.7", "x < 0.7",
+        "d > 2.5", "n >= 0.0", "x != 0.7", "x == 0.7",
+    ];
+    let values = [
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::Int(3),
+        Value::Int(-4),
+        Value::Float(0.7),
+        Value::Float(2.9),
+        Value::Float(f64::NAN),
+    ];
+    for src in tests {
+        let e = c(src);
+        let t = e
+            .board_test()
+            .unwrap_or_else(|| panic!("`{src}` should be a blackboard test"));
+        for v in values {
+            let mut env = TE::new();
+            env.vals[t.slot()] = v;
+            assert_eq!(
+                t.eval(v),
+                e.eval_bool(&env),
+                "`{src}` with {v:?}: the test and the evaluation differ"
+            );
+            assert_eq!(
+                t.eval(v),
+                e.eval_general(&env).as_bool(),
+                "`{src}` with {v:?}"
+            );
+        }
+    }
+    // Reads of other scopes, several variables or other shapes are not blackboard tests.
+    for src in [
+        "area.open",
+        "flags.raining",
+        "a && b",
+        "d + 1 > 2",
+        "true",
+        "name == \"x\"",
+    ] {
+        assert_eq!(c(src).board_test(), None, "`{src}`");
+    }
+}

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use super::MAX_COMPILED_NODES;
 use super::ctx::{At, Ctx};
 use crate::bt::{AreaAction, CNode, Op, Recipient, Target, Tree, VarRef};
-use crate::expr::{Expr, Scope};
+use crate::expr::{BoardTest, Expr, Scope};
 use crate::pack::diag::{index, key};
 use crate::pack::{Arity, MoveTarget, Node, NodeKind, Pack};
 use crate::value::{EntityId, Type};
@@ -31,7 +31,7 @@ pub(crate) fn compile_tree(c: &mut Ctx<'_>, pack: &Pack, ti: usize) -> Tree {
             id: def.id.clone(),
             nodes: Vec::new(),
             children: Vec::new(),
-            runs: Vec::new(),
+            leaves: Vec::new(),
         },
         stack: vec![ti],
         too_big: false,
@@ -63,7 +63,7 @@ pub(crate) fn compile_tree(c: &mut Ctx<'_>, pack: &Pack, ti: usize) -> Tree {
             ),
         );
     }
-    cx.tree.mark_condition_runs();
+    cx.tree.mark_leaves();
     cx.tree
 }
 
@@ -278,12 +278,25 @@ fn emit(
 }
 
 fn expr(c: &mut Ctx<'_>, path: String, src: &str, want: Option<Type>) -> Option<u32> {
+    compiled(c, path, src, want).map(|e| c.add_expr(e))
+}
+
+/// A condition's expression (bool), added to the program, and the blackboard test it is, if
+/// it is one (the engine then reads the NPC's blackboard directly).
+fn condition(c: &mut Ctx<'_>, path: String, src: &str) -> Option<(u32, Option<BoardTest>)> {
+    let e = compiled(c, path, src, Some(Type::Bool))?;
+    let test = e.board_test();
+    Some((c.add_expr(e), test))
+}
+
+/// An expression compiled (not yet added to the program), or its error reported.
+fn compiled(c: &mut Ctx<'_>, path: String, src: &str, want: Option<Type>) -> Option<Expr> {
     let r = match want {
         Some(t) => Expr::compile_typed(src, t, c),
         None => Expr::compile(src, c),
     };
     match r {
-        Ok(e) => Some(c.add_expr(e)),
+        Ok(e) => Some(e),
         Err(e) => {
             c.error_in_string(path, e.offset, format!("in `{src}`: {}", e.message));
             None
@@ -375,12 +388,10 @@ fn compile_op(c: &mut Ctx<'_>, pack: &Pack, kind: &NodeKind, path: &str) -> Op {
                 None => bad,
             }
         }
-        NodeKind::Condition { expr: src } => {
-            match expr(c, key(path, "expr"), src, Some(Type::Bool)) {
-                Some(e) => Op::Condition { expr: e },
-                None => bad,
-            }
-        }
+        NodeKind::Condition { expr: src } => match condition(c, key(path, "expr"), src) {
+            Some((expr, test)) => Op::Condition { expr, test },
+            None => bad,
+        },
         NodeKind::InArea { area } => match c.entity(area) {
             Some(EntityId::Area(a)) => Op::InArea { area: a },
             _ => {

@@ -355,6 +355,16 @@ impl Host for ActorHost<'_, '_> {
             None => false,
         }
     }
+    #[inline(always)]
+    fn board(&self) -> &[Value] {
+        // What `Env::var` reads for the running NPC's blackboard (empty for an area's host).
+        let at = self.bb_at;
+        self.w
+            .minds
+            .slots()
+            .get(at..at + self.bb_len)
+            .unwrap_or(&[])
+    }
     fn random(&mut self) -> f64 {
         self.w.rng.random::<f64>()
     }
