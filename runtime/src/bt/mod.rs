@@ -261,10 +261,9 @@ pub struct Tree {
 /// A child as its parent's loop sees it ([`Tree::leaves`]): a condition is visited right
 /// there while nothing observes, from this copy of what it tests (contiguous with its
 /// siblings', so a run of conditions reads one array).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Leaf {
     /// Any other node: visited in full.
-    #[default]
     Node,
     /// A condition node (as its `Op::Condition`).
     Condition {
