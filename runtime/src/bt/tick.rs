@@ -362,7 +362,7 @@ fn pass_conditions<H: Host>(
             if left == 0 {
                 break 'run None;
             }
-            let Some(b) = test.and_then(|t| board.get(t.slot()).map(|&v| t.eval(v))) else {
+            let Some(b) = on_board(board, test) else {
                 break (c, expr);
             };
             let s = status_of(b);
@@ -386,12 +386,15 @@ fn pass_conditions<H: Host>(
 /// there, else the expression evaluated by the host (the same result either way).
 #[inline(always)]
 fn holds<H: Host>(host: &mut H, expr: ExprId, test: Option<BoardTest>) -> bool {
-    if let Some(t) = test
-        && let Some(&v) = host.board().get(t.slot())
-    {
-        return t.eval(v);
-    }
-    host.eval_bool(expr)
+    on_board(host.board(), test).unwrap_or_else(|| host.eval_bool(expr))
+}
+
+/// A blackboard test's result read from `board`; `None` when there is no test or its slot is
+/// not on the board (the host then evaluates the expression).
+#[inline(always)]
+fn on_board(board: &[Value], test: Option<BoardTest>) -> Option<bool> {
+    let t = test?;
+    board.get(t.slot()).map(|&v| t.eval(v))
 }
 
 impl<H: Host> Engine<'_, H> {

@@ -101,19 +101,13 @@ impl Minds {
     /// One blackboard slot of NPC `npc`.
     #[inline]
     pub fn var(&self, npc: usize, slot: usize) -> Option<Value> {
-        if slot < self.stride {
-            self.bb.get(npc * self.stride + slot).copied()
-        } else {
-            None
-        }
+        self.bb(npc).get(slot).copied()
     }
 
     /// Sets one blackboard slot of NPC `npc` (nothing for an unknown NPC or slot).
     #[inline]
     pub fn set(&mut self, npc: usize, slot: usize, v: Value) {
-        if slot < self.stride
-            && let Some(cell) = self.bb.get_mut(npc * self.stride + slot)
-        {
+        if let Some(cell) = self.bb_mut(npc).get_mut(slot) {
             *cell = v;
         }
     }

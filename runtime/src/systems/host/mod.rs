@@ -298,8 +298,7 @@ impl Env for ActorHost<'_, '_> {
         // The hot path: an NPC reading its own blackboard (an area's host has none: its
         // reads go to `var_slow`).
         if scope == Scope::Blackboard
-            && (slot as usize) < self.bb_len
-            && let Some(&v) = self.w.minds.slots().get(self.bb_at + slot as usize)
+            && let Some(&v) = Host::board(self).get(slot as usize)
         {
             return v;
         }
@@ -357,7 +356,7 @@ impl Host for ActorHost<'_, '_> {
     }
     #[inline(always)]
     fn board(&self) -> &[Value] {
-        // What `Env::var` reads for the running NPC's blackboard (empty for an area's host).
+        // The running NPC's blackboard, where `Env::var` reads it (empty for an area's host).
         let at = self.bb_at;
         self.w
             .minds
