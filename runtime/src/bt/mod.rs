@@ -265,8 +265,10 @@ pub struct Tree {
 pub enum Leaf {
     /// Any other node: visited in full.
     Node,
-    /// A condition node (as its `Op::Condition`).
+    /// A condition node (as its `Op::Condition`), and its index (the child's entry in
+    /// [`Tree::children`], here so that a run of conditions reads one array).
     Condition {
+        node: u32,
         expr: ExprId,
         test: Option<BoardTest>,
     },
@@ -280,7 +282,11 @@ impl Tree {
             .children
             .iter()
             .map(|&c| match nodes.get(c as usize).map(|n| &n.op) {
-                Some(&Op::Condition { expr, test }) => Leaf::Condition { expr, test },
+                Some(&Op::Condition { expr, test }) => Leaf::Condition {
+                    node: c,
+                    expr,
+                    test,
+                },
                 _ => Leaf::Node,
             })
             .collect();

@@ -27,6 +27,14 @@ fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) ->
     Session::from_pack(&pack, seed).expect("session")
 }
 
+/// [`session`] with a visit budget of `budget` per tick instead of the default.
+fn session_with_budget(root: &str, blackboard: &str, budget: u32) -> Session {
+    let s = session(root, blackboard);
+    let mut program = (**s.program()).clone();
+    program.visit_budget = budget;
+    Session::new(std::sync::Arc::new(program), 1)
+}
+
 fn session(root: &str, blackboard: &str) -> Session {
     session_seeded(root, blackboard, "", 1)
 }
@@ -453,6 +461,52 @@ fn conditions_in_a_row_give_each_its_own_result() {
             assert_eq!(status(&sel, "l_a"), of(a), "l_a {at}");
         }
     }
+}
+
+#[test]
+fn conditions_in_a_row_spend_one_visit_each() {
+    // The root, six conditions in a row (blackboard tests and one other expression,
+    // visited in the parent's loop), the wait: 8 visits a tick. A budget of 8 lets the
+    // tick through; 7 cuts it off at the wait, 6 at the last condition.
+    let root = r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+        {"id": "c1", "type": "condition", "expr": "a"},
+        {"id": "c2", "type": "condition", "expr": "!b"},
+        {"id": "c3", "type": "condition", "expr": "x + 1 > 0"},
+        {"id": "c4", "type": "condition", "expr": "x >= 0"},
+        {"id": "c5", "type": "condition", "expr": "a"},
+        {"id": "c6", "type": "condition", "expr": "!b"},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    for (budget, cut) in [(8, false), (7, true), (6, true), (2, true)] {
+        let mut s = session_with_budget(root, AB, budget);
+        set(&mut s, "a", Value::Bool(true));
+        s.step();
+        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
+        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        if !cut {
+            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
+            assert_eq!(status(&s, "c6"), Status::Success, "budget {budget}");
+        }
+    }
+}
+
+#[test]
+fn a_condition_failing_in_a_run_halts_the_running_child_after_it() {
+    // Two conditions in a row guard a wait: once the wait runs, the second condition
+    // failing (the run stops at it) must halt the wait, as a lone condition would.
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "c1", "type": "condition", "expr": "a"},
+            {"id": "c2", "type": "condition", "expr": "!b"},
+            {"id": "w", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    s.step();
+    assert_eq!(status(&s, "w"), Status::Running);
+    set(&mut s, "b", Value::Bool(true));
+    s.step();
+    assert_eq!(status(&s, "c2"), Status::Failure);
+    assert_eq!(status(&s, "w"), Status::Idle, "the wait is halted");
+    assert_eq!(root_status(&s), Status::Failure);
 }
 
 #[test]

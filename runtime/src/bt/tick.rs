@@ -295,20 +295,18 @@ macro_rules! next_child {
         let leaves: &[Leaf] = $leaves;
         let hit = match leaves.get($k) {
             _ if $e.observing => None,
-            Some(&Leaf::Condition { expr, test }) => {
+            Some(&Leaf::Condition { node, expr, test }) => {
                 if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
                     pass_conditions(
                         &mut *$e.host,
                         leaves,
                         &mut *$e.status,
-                        kids,
                         &mut $k,
                         &mut $e.budget,
                         $pass,
                     )
                 } else {
-                    kids.get($k)
-                        .and_then(|&c| $e.condition(c as usize, expr, test))
+                    $e.condition(node as usize, expr, test)
                 }
             }
             _ => None,
@@ -323,29 +321,31 @@ macro_rules! next_child {
     }};
 }
 
-/// Visits the conditions `kids[*k..]` (`leaves` beside them) one after the other while each
-/// returns `pass`, as [`Engine::run`] visits a condition when nothing observes or counts (the
-/// caller checks that): one visit of the budget each, the condition's status recorded. Stops
-/// at the first child that is not a condition (or once the budget is spent: the full visit
-/// reports the runaway), leaving `*k` at it and returning `None`, or at a condition that
-/// returned something else, leaving `*k` at it and returning that status. A function of its
-/// own so that the loop keeps the tables in registers.
+/// Visits the conditions `leaves[*k..]` one after the other while each returns `pass`, as
+/// [`Engine::run`] visits a condition when nothing observes or counts (the caller checks
+/// that): one visit of the budget each, the condition's status recorded. Stops at the first
+/// child that is not a condition (or once the budget is spent: the full visit reports the
+/// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
+/// something else, leaving `*k` at it and returning that status. A function of its own so
+/// that the loop keeps the tables in registers; the budget is turned into the index the run
+/// must stop at, so a visit checks one bound, and a blackboard test is one dispatch on its
+/// tag (`Leaf::Node`, a condition without a test and each test shape share it).
 #[inline(never)]
 fn pass_conditions<H: Host>(
     host: &mut H,
     leaves: &[Leaf],
     status: &mut [Status],
-    kids: &[u32],
     k: &mut usize,
     budget: &mut u32,
     pass: Status,
 ) -> Option<Status> {
-    let mut j = *k;
-    let mut left = *budget;
-    // Records condition `c`'s visit; false when the run stops at it.
-    let mut visit = |c: u32, s: Status, left: &mut u32| {
-        *left -= 1;
-        if let Some(st) = status.get_mut(c as usize) {
+    let start = *k;
+    // Conditions `start..end` may be visited: the budget allows `*budget` visits.
+    let end = leaves.len().min(start.saturating_add(*budget as usize));
+    let mut j = start;
+    // Records condition `node`'s visit; false when the run stops at it.
+    let mut visit = |node: u32, s: Status| {
+        if let Some(st) = status.get_mut(node as usize) {
             *st = s;
         }
         s == pass
@@ -354,31 +354,42 @@ fn pass_conditions<H: Host>(
         // Blackboard tests read the board, held for the loop; another condition is
         // evaluated by the host, and the loop goes on after it.
         let board = host.board();
-        let (c, expr) = loop {
-            let (Some(&Leaf::Condition { expr, test }), Some(&c)) = (leaves.get(j), kids.get(j))
-            else {
+        let (node, expr) = loop {
+            let Some(leaf) = leaves.get(j).filter(|_| j < end) else {
                 break 'run None;
             };
-            if left == 0 {
-                break 'run None;
-            }
-            let Some(b) = on_board(board, test) else {
-                break (c, expr);
+            let (node, b) = match *leaf {
+                Leaf::Condition {
+                    node,
+                    test: Some(t),
+                    expr,
+                } => match board.get(t.slot()) {
+                    Some(v) => (node, t.eval(v)),
+                    None => break (node, expr),
+                },
+                Leaf::Condition {
+                    node,
+                    test: None,
+                    expr,
+                } => break (node, expr),
+                Leaf::Node => break 'run None,
             };
             let s = status_of(b);
-            if !visit(c, s, &mut left) {
+            if !visit(node, s) {
+                j += 1;
                 break 'run Some(s);
             }
             j += 1;
         };
         let s = status_of(host.eval_bool(expr));
-        if !visit(c, s, &mut left) {
+        j += 1;
+        if !visit(node, s) {
             break 'run Some(s);
         }
-        j += 1;
     };
-    *k = j;
-    *budget = left;
+    // `j` is one past the last condition visited; a hit stays at the condition it hit.
+    *budget -= (j - start) as u32;
+    *k = if hit.is_some() { j - 1 } else { j };
     hit
 }
 
@@ -394,7 +405,7 @@ fn holds<H: Host>(host: &mut H, expr: ExprId, test: Option<BoardTest>) -> bool {
 #[inline(always)]
 fn on_board(board: &[Value], test: Option<BoardTest>) -> Option<bool> {
     let t = test?;
-    board.get(t.slot()).map(|&v| t.eval(v))
+    board.get(t.slot()).map(|v| t.eval(v))
 }
 
 impl<H: Host> Engine<'_, H> {
@@ -418,14 +429,13 @@ impl<H: Host> Engine<'_, H> {
     /// counts (as [`Self::condition`]), any other child in full ([`Self::run`]).
     #[inline(always)]
     fn visit_kid(&mut self, i: usize, k: usize) -> Status {
-        let c = self.tree.child(i, k);
         if !self.observing
-            && let Some(&Leaf::Condition { expr, test }) = self.tree.kid_leaves(i).get(k)
-            && let Some(s) = self.condition(c, expr, test)
+            && let Some(&Leaf::Condition { node, expr, test }) = self.tree.kid_leaves(i).get(k)
+            && let Some(s) = self.condition(node as usize, expr, test)
         {
             return s;
         }
-        self.run(c)
+        self.run(self.tree.child(i, k))
     }
 
     /// Sets a status outside a visit (halts), reporting changes.

@@ -317,23 +317,75 @@ enum Fast {
 }
 
 /// What a one-variable test does with the variable's value: `hungry`, `!hungry`, `food > 0`,
-/// `hour >= 22.0`.
+/// `hour >= 22.0`. One variant per comparison (not a comparison beside a number), so that
+/// evaluating a test is one dispatch on one tag: a run of conditions in the tree engine
+/// pays one jump per condition, not one for the shape and one for the operator.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum TestKind {
     Var,
     NotVar,
-    CmpI(Cmp, i64),
-    CmpF(Cmp, f64),
+    EqI(i64),
+    NeI(i64),
+    LtI(i64),
+    LeI(i64),
+    GtI(i64),
+    GeI(i64),
+    EqF(f64),
+    NeF(f64),
+    LtF(f64),
+    LeF(f64),
+    GtF(f64),
+    GeF(f64),
+    /// `even` / `odd` against a constant: false (as [`Cmp::ordered`] has it).
+    Never,
 }
 
 impl TestKind {
+    /// `v op k` on the value as an integer ([`Value::as_i64`]), as `compare` computes it.
+    fn int(op: Cmp, k: i64) -> TestKind {
+        match op {
+            Cmp::Eq => TestKind::EqI(k),
+            Cmp::Ne => TestKind::NeI(k),
+            Cmp::Lt => TestKind::LtI(k),
+            Cmp::Le => TestKind::LeI(k),
+            Cmp::Gt => TestKind::GtI(k),
+            Cmp::Ge => TestKind::GeI(k),
+            Cmp::Even | Cmp::Odd => TestKind::Never,
+        }
+    }
+
+    /// `v op k` on the value as a float ([`Value::as_f64`]), as `compare` computes it.
+    fn float(op: Cmp, k: f64) -> TestKind {
+        match op {
+            Cmp::Eq => TestKind::EqF(k),
+            Cmp::Ne => TestKind::NeF(k),
+            Cmp::Lt => TestKind::LtF(k),
+            Cmp::Le => TestKind::LeF(k),
+            Cmp::Gt => TestKind::GtF(k),
+            Cmp::Ge => TestKind::GeF(k),
+            Cmp::Even | Cmp::Odd => TestKind::Never,
+        }
+    }
+
+    /// The test on `v` (read only as far as the test needs it).
     #[inline(always)]
-    fn eval(self, v: Value) -> bool {
+    fn eval(self, v: &Value) -> bool {
         match self {
-            TestKind::Var => v.as_bool(),
-            TestKind::NotVar => !v.as_bool(),
-            TestKind::CmpI(op, k) => compare(op, v.as_i64(), k),
-            TestKind::CmpF(op, k) => compare(op, v.as_f64(), k),
+            TestKind::Var => matches!(v, Value::Bool(true)),
+            TestKind::NotVar => !matches!(v, Value::Bool(true)),
+            TestKind::EqI(k) => v.as_i64() == k,
+            TestKind::NeI(k) => v.as_i64() != k,
+            TestKind::LtI(k) => v.as_i64() < k,
+            TestKind::LeI(k) => v.as_i64() <= k,
+            TestKind::GtI(k) => v.as_i64() > k,
+            TestKind::GeI(k) => v.as_i64() >= k,
+            TestKind::EqF(k) => v.as_f64() == k,
+            TestKind::NeF(k) => v.as_f64() != k,
+            TestKind::LtF(k) => v.as_f64() < k,
+            TestKind::LeF(k) => v.as_f64() <= k,
+            TestKind::GtF(k) => v.as_f64() > k,
+            TestKind::GeF(k) => v.as_f64() >= k,
+            TestKind::Never => false,
         }
     }
 }
@@ -356,7 +408,7 @@ impl BoardTest {
 
     /// The test on the slot's value.
     #[inline(always)]
-    pub fn eval(self, v: Value) -> bool {
+    pub fn eval(self, v: &Value) -> bool {
         self.kind.eval(v)
     }
 }
@@ -372,7 +424,7 @@ impl Fast {
                 slot,
                 kind: TestKind::Var,
             } => env.var(scope, slot),
-            Fast::Test { scope, slot, kind } => Value::Bool(kind.eval(env.var(scope, slot))),
+            Fast::Test { scope, slot, kind } => Value::Bool(kind.eval(&env.var(scope, slot))),
             Fast::VarEq { scope, slot, k, ne } => Value::Bool((env.var(scope, slot) == k) != ne),
             Fast::General | Fast::AllOf => Value::Bool(false),
         }
@@ -381,7 +433,7 @@ impl Fast {
     #[inline(always)]
     fn eval_bool(self, env: &dyn Env) -> bool {
         match self {
-            Fast::Test { scope, slot, kind } => kind.eval(env.var(scope, slot)),
+            Fast::Test { scope, slot, kind } => kind.eval(&env.var(scope, slot)),
             _ => self.eval(env).as_bool(),
         }
     }
@@ -393,7 +445,7 @@ impl Fast {
             [Op::Var(s, i)] => test(s, i, TestKind::Var),
             [Op::Var(s, i), Op::Not] => test(s, i, TestKind::NotVar),
             [Op::Var(s, i), Op::Const(Value::Int(k)), Op::CmpI(op)] => {
-                test(s, i, TestKind::CmpI(op, k))
+                test(s, i, TestKind::int(op, k))
             }
             [Op::Var(s, i), Op::Const(Value::Float(k)), Op::CmpF(op)]
             | [
@@ -401,7 +453,7 @@ impl Fast {
                 Op::Const(Value::Float(k)),
                 Op::IToFAt(1),
                 Op::CmpF(op),
-            ] => test(s, i, TestKind::CmpF(op, k)),
+            ] => test(s, i, TestKind::float(op, k)),
             [Op::Var(scope, slot), Op::Const(k), Op::Eq] => Fast::VarEq {
                 scope,
                 slot,

@@ -726,7 +726,7 @@ fn pseudo_random_inputs_never_panic() {
 fn a_board_test_gives_what_evaluating_the_expression_gives() {
     let tests = [
         "a", "!a", "d > 2", "d >= 3", "d < 3", "d <= -4", "x > 0.5", "x <= 0.7", "x < 0.7",
-        "d > 2.5", "n >= 0.0", "x != 0.7", "x == 0.7",
+        "d > 2.5", "n >= 0.0", "x != 0.7", "x == 0.7", "x > 0.7", "x >= 2.9", "d == 3", "d != 3",
     ];
     let values = [
         Value::Bool(true),
@@ -746,12 +746,12 @@ fn a_board_test_gives_what_evaluating_the_expression_gives() {
             let mut env = TE::new();
             env.vals[t.slot()] = v;
             assert_eq!(
-                t.eval(v),
+                t.eval(&v),
                 e.eval_bool(&env),
                 "`{src}` with {v:?}: the test and the evaluation differ"
             );
             assert_eq!(
-                t.eval(v),
+                t.eval(&v),
                 e.eval_general(&env).as_bool(),
                 "`{src}` with {v:?}"
             );
