@@ -260,7 +260,8 @@ pub struct Tree {
 
 /// A child as its parent's loop sees it ([`Tree::leaves`]): a condition is visited right
 /// there while nothing observes, from this copy of what it tests (contiguous with its
-/// siblings', so a run of conditions reads one array).
+/// siblings', so a run of conditions reads one array); so is a guarded sequence whose guard
+/// fails.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Leaf {
     /// Any other node: visited in full.
@@ -272,22 +273,50 @@ pub enum Leaf {
         expr: ExprId,
         test: Option<BoardTest>,
     },
+    /// A sequence (reactive or not) whose first child is a condition, node `node + 1` (as its
+    /// `Op::Condition`): while the sequence runs nothing, a failing guard decides its visit
+    /// (`Failure`, both statuses `Failure`, two visits) without entering it.
+    Guarded {
+        node: u32,
+        expr: ExprId,
+        test: Option<BoardTest>,
+    },
 }
 
 impl Tree {
     /// Fills [`Tree::leaves`] from the nodes and children (once, after compiling).
     pub fn mark_leaves(&mut self) {
         let nodes = &self.nodes;
-        self.leaves = self
-            .children
+        let children = &self.children;
+        let condition = |c: usize| match nodes.get(c).map(|n| &n.op) {
+            Some(&Op::Condition { expr, test }) => Some((expr, test)),
+            _ => None,
+        };
+        self.leaves = children
             .iter()
-            .map(|&c| match nodes.get(c as usize).map(|n| &n.op) {
-                Some(&Op::Condition { expr, test }) => Leaf::Condition {
-                    node: c,
-                    expr,
-                    test,
-                },
-                _ => Leaf::Node,
+            .map(|&c| {
+                if let Some((expr, test)) = condition(c as usize) {
+                    return Leaf::Condition {
+                        node: c,
+                        expr,
+                        test,
+                    };
+                }
+                let Some(n) = nodes.get(c as usize) else {
+                    return Leaf::Node;
+                };
+                let first = children.get(n.kid_range()).and_then(|k| k.first());
+                match (&n.op, first) {
+                    (Op::Sequence { .. }, Some(&g)) if g == c + 1 => match condition(g as usize) {
+                        Some((expr, test)) => Leaf::Guarded {
+                            node: c,
+                            expr,
+                            test,
+                        },
+                        None => Leaf::Node,
+                    },
+                    _ => Leaf::Node,
+                }
             })
             .collect();
     }

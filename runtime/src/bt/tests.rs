@@ -490,6 +490,80 @@ fn conditions_in_a_row_spend_one_visit_each() {
 }
 
 #[test]
+fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
+    // The root, the sequence and its failing guard (decided in the root's loop), the wait:
+    // 4 visits a tick. A budget of 4 lets the tick through, 3 cuts it off.
+    let root = r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+        {"id": "g", "type": "sequence", "reactive": true, "children": [
+            {"id": "guard", "type": "condition", "expr": "b"},
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    for (budget, cut) in [(4, false), (3, true), (2, true)] {
+        let mut s = session_with_budget(root, AB, budget);
+        s.step();
+        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
+        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        if !cut {
+            assert_eq!(status(&s, "guard"), Status::Failure, "budget {budget}");
+            assert_eq!(status(&s, "g"), Status::Failure, "budget {budget}");
+            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
+        }
+    }
+}
+
+#[test]
+fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
+    // While nothing observes, conditions and guarded sequences are visited in their
+    // parent's loop; a traced session visits every node in full. Both play the same ticks:
+    // same statuses, same world, for every combination of the inputs over time.
+    let root = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
+        {"id": "flee", "type": "sequence", "reactive": true, "children": [
+            {"id": "f_g", "type": "condition", "expr": "x > 8"},
+            {"id": "f_set", "type": "set", "var": "y", "value": "1"},
+            {"id": "f_w", "type": "wait", "seconds": 0.3}]},
+        {"id": "eat", "type": "sequence", "children": [
+            {"id": "e_g", "type": "condition", "expr": "a"},
+            {"id": "e_g2", "type": "condition", "expr": "!b"},
+            {"id": "e_set", "type": "set", "var": "y", "value": "2"},
+            {"id": "e_w", "type": "wait", "seconds": 0.2}]},
+        {"id": "work", "type": "sequence", "reactive": true, "children": [
+            {"id": "w_g", "type": "condition", "expr": "x + 1 > 3"},
+            {"id": "w_inv", "type": "inverter", "children": [
+                {"id": "w_c", "type": "condition", "expr": "b"}]},
+            {"id": "w_set", "type": "set", "var": "y", "value": "3"},
+            {"id": "w_w", "type": "wait", "seconds": 0.5}]},
+        {"id": "idle", "type": "sequence", "reactive": true, "children": [
+            {"id": "i_set", "type": "set", "var": "y", "value": "4"},
+            {"id": "i_w", "type": "wait", "seconds": 100}]}]}"#;
+    let ids = [
+        "root", "flee", "f_g", "f_set", "f_w", "eat", "e_g", "e_g2", "e_set", "e_w", "work", "w_g",
+        "w_inv", "w_c", "w_set", "w_w", "idle", "i_set", "i_w",
+    ];
+    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
+    let mut fast = session(root, &board);
+    let mut full = session(root, &board);
+    full.set_tracing(true);
+    for step in 0..120 {
+        let (a, b, x) = (step % 5 < 3, step % 7 == 0, (step * 7 % 11) as i64);
+        for s in [&mut fast, &mut full] {
+            set(s, "a", Value::Bool(a));
+            set(s, "b", Value::Bool(b));
+            set(s, "x", Value::Int(x));
+            s.step();
+        }
+        for id in ids {
+            assert_eq!(
+                status(&fast, id),
+                status(&full, id),
+                "{id} at step {step} (a={a} b={b} x={x})"
+            );
+        }
+        assert_eq!(var(&fast, "y"), var(&full, "y"), "y at step {step}");
+        assert_eq!(fast.hash(), full.hash(), "world at step {step}");
+    }
+}
+
+#[test]
 fn a_condition_failing_in_a_run_halts_the_running_child_after_it() {
     // Two conditions in a row guard a wait: once the wait runs, the second condition
     // failing (the run stops at it) must halt the wait, as a lone condition would.

@@ -293,7 +293,7 @@ macro_rules! next_child {
     ($e:ident, $kids:expr, $leaves:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
         let leaves: &[Leaf] = $leaves;
-        let hit = match leaves.get($k) {
+        let mut hit = match leaves.get($k) {
             _ if $e.observing => None,
             Some(&Leaf::Condition { node, expr, test }) => {
                 if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
@@ -311,6 +311,13 @@ macro_rules! next_child {
             }
             _ => None,
         };
+        // A guarded sequence (here, or where a run of conditions stopped) whose guard fails.
+        if hit.is_none()
+            && !$e.observing
+            && let Some(&Leaf::Guarded { node, expr, test }) = leaves.get($k)
+        {
+            hit = $e.guard_fails(node as usize, expr, test);
+        }
         match hit {
             Some(s) => Some(s),
             None => match kids.get($k) {
@@ -372,7 +379,7 @@ fn pass_conditions<H: Host>(
                     test: None,
                     expr,
                 } => break (node, expr),
-                Leaf::Node => break 'run None,
+                Leaf::Node | Leaf::Guarded { .. } => break 'run None,
             };
             let s = status_of(b);
             if !visit(node, s) {
@@ -423,6 +430,27 @@ impl<H: Host> Engine<'_, H> {
             *st = s;
         }
         Some(s)
+    }
+
+    /// A visit of guarded sequence `i` ([`Leaf::Guarded`]: its guard is node `i + 1`, `expr`
+    /// and `test`) decided here when its guard fails, as [`Self::run`] would visit it while
+    /// nothing observes or counts (the caller checks that): it runs nothing (state 0, so the
+    /// guard is its next child and nothing needs halting), the budget allows both visits,
+    /// and the guard does not hold; then the guard's and the sequence's statuses are
+    /// `Failure`, two visits are spent and the sequence's state stays 0. `None` (and nothing
+    /// done) otherwise: the caller visits it in full (evaluating the guard again).
+    #[inline(always)]
+    fn guard_fails(&mut self, i: usize, expr: ExprId, test: Option<BoardTest>) -> Option<Status> {
+        if self.budget < 2 || self.state.get(i) != Some(&0) || holds(self.host, expr, test) {
+            return None;
+        }
+        self.budget -= 2;
+        for n in [i + 1, i] {
+            if let Some(st) = self.status.get_mut(n) {
+                *st = Status::Failure;
+            }
+        }
+        Some(Status::Failure)
     }
 
     /// A visit of child `k` of node `i`: a condition right here while nothing observes or
