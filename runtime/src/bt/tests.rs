@@ -894,3 +894,44 @@ fn move_to_an_object_then_an_area() {
     s.step();
     assert_eq!(root_status(&s), Status::Success);
 }
+
+#[test]
+fn set_writes_an_int_expression_into_a_float_variable_and_reports_each_change_once() {
+    // (The int is converted when the expression is compiled for a float variable.)
+    use crate::expr::Env;
+    use crate::trace::{DebugEvent, Probe};
+    struct Changes(Vec<(u32, Value, Value)>);
+    impl Probe for Changes {
+        fn event(&mut self, ev: &DebugEvent<'_>, _: Option<&dyn Env>) -> bool {
+            if let DebugEvent::VarChanged { slot, old, new, .. } = *ev {
+                self.0.push((slot, old, new));
+            }
+            false
+        }
+    }
+    let root = r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+        {"id": "s", "type": "set", "var": "f", "value": "x + 2"},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    let board = format!(r#"{AB}, "f": {{"type": "float", "default": 0.5}}"#);
+    let mut s = session(root, &board);
+    let f = s.program().blackboard.get("f").expect("var");
+    let mut probe = Changes(Vec::new());
+    s.step_probed(&mut probe);
+    assert_eq!(var(&s, "f"), Value::Float(2.0));
+    // The same value again: no change to report.
+    s.step_probed(&mut probe);
+    set(&mut s, "x", Value::Int(3));
+    s.step_probed(&mut probe);
+    assert_eq!(var(&s, "f"), Value::Float(5.0));
+    // Unprobed ticks write the same values.
+    set(&mut s, "x", Value::Int(-1));
+    s.step();
+    assert_eq!(var(&s, "f"), Value::Float(1.0));
+    assert_eq!(
+        probe.0,
+        [
+            (f, Value::Float(0.5), Value::Float(2.0)),
+            (f, Value::Float(2.0), Value::Float(5.0))
+        ]
+    );
+}

@@ -210,6 +210,12 @@ impl ActorHost<'_, '_> {
         }
     }
     fn write_bb(&mut self, slot: u32, v: Value) {
+        self.assign_bb(slot, |_| v);
+    }
+    /// Writes `to(old)` into blackboard slot `slot` of the NPC this host acts for (nothing
+    /// when there is none or no such slot), reporting a change to the probe.
+    #[inline(always)]
+    fn assign_bb(&mut self, slot: u32, to: impl FnOnce(Value) -> Value) {
         let npc = match self.who {
             Who::Npc(n) => n,
             Who::Area {
@@ -217,21 +223,18 @@ impl ActorHost<'_, '_> {
             } => s,
             Who::Area { subject: None, .. } => return,
         };
-        let old = self
-            .w
-            .minds
-            .bb_mut(npc as usize)
-            .get_mut(slot as usize)
-            .map(|c| std::mem::replace(c, v));
-        if let Some(old) = old
-            && old != v
-            && self.probe.is_some()
-        {
+        let Some(cell) = self.w.minds.bb_mut(npc as usize).get_mut(slot as usize) else {
+            return;
+        };
+        let old = *cell;
+        let new = to(old);
+        *cell = new;
+        if self.probe.is_some() && old != new {
             self.probe_event(&DebugEvent::VarChanged {
                 npc,
                 slot,
                 old,
-                new: v,
+                new,
             });
         }
     }
@@ -422,15 +425,11 @@ impl Host for ActorHost<'_, '_> {
         };
         let v = e.eval(self);
         match var {
-            VarRef::Blackboard(s) => {
-                let cur = self.var(Scope::Blackboard, s);
-                // Ints assigned to float variables are widened.
-                let v = match (cur, v) {
-                    (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
-                    _ => v,
-                };
-                self.write_bb(s, v);
-            }
+            // Ints assigned to float variables are widened.
+            VarRef::Blackboard(s) => self.assign_bb(s, |cur| match (cur, v) {
+                (Value::Float(_), Value::Int(i)) => Value::Float(i as f64),
+                _ => v,
+            }),
             VarRef::Flag(s) => {
                 if let Some(ev) = effects::write_flag(self.w, s, v.as_bool()) {
                     self.emit(ev);
