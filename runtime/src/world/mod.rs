@@ -38,8 +38,9 @@ pub struct Message {
 /// One NPC's mutable state.
 #[derive(Clone, Debug)]
 pub struct Npc {
-    /// Where it is walking to, if anywhere.
-    pub target: Option<Vec2>,
+    /// Where it is walking to, if anywhere. Set only through [`World::set_target`], which
+    /// keeps [`World::walkers`] (read it with [`Npc::target`] outside the crate).
+    pub(crate) target: Option<Vec2>,
     /// What the preview shows over its head: (is speech, text/animation).
     pub show: Option<(bool, Sym)>,
     pub inboxes: Vec<(Sym, VecDeque<Message>)>,
@@ -68,6 +69,11 @@ pub struct Npc {
 }
 
 impl Npc {
+    /// Where it is walking to, if anywhere.
+    pub fn target(&self) -> Option<Vec2> {
+        self.target
+    }
+
     /// In the world and not dead: its tree runs, it moves, it stands in areas.
     pub fn alive(&self) -> bool {
         !self.removed && !self.dead
@@ -147,6 +153,11 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
+    /// NPCs that may be walking: every NPC whose `target` is set, and perhaps some whose
+    /// target was cleared since (pushed by [`World::set_target`]; movement sorts it, drops
+    /// repeats and those without a target, and walks it in NPC order). Derived from the
+    /// targets, so left out of the hash; cloned with the world like everything else.
+    pub(crate) walkers: Vec<u32>,
 }
 
 impl World {
@@ -163,6 +174,18 @@ impl World {
         self.npcs.push(n);
         self.pos.push(at);
         idx
+    }
+
+    /// The one way an NPC's walking target is set or cleared: an NPC that starts walking is
+    /// added to [`World::walkers`], so movement, which looks only at those, finds it.
+    pub(crate) fn set_target(&mut self, npc: u32, to: Option<Vec2>) {
+        let Some(n) = self.npcs.get_mut(npc as usize) else {
+            return;
+        };
+        if to.is_some() && n.target.is_none() {
+            self.walkers.push(npc);
+        }
+        n.target = to;
     }
 
     /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.

@@ -21,19 +21,24 @@ const WALL_MARGIN: f64 = 0.05;
 /// Moves every walking NPC one step: seek the target (or the next way point of its path
 /// around walls), steer around static obstacles, stop at walls and closed doors, stay in
 /// bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
+///
+/// Only the NPCs in `World::walkers` are looked at: every NPC with a target is there
+/// (`World::set_target`), and after [`walkers`] sorts and prunes it, it holds exactly those,
+/// in NPC order, so who moves and in which order is the same as walking every NPC.
 pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     let b = p.bounds;
     let walled = !p.walls.is_empty();
+    let walking = walkers(w);
     if walled {
         paths::sync_doors(p, w);
-        paths::serve(p, w, out);
+        paths::serve(p, w, &walking, out);
     }
     let mut moved = std::mem::take(&mut w.moved);
     moved.clear();
     moved.resize(w.npcs.len(), false);
     let mut near: Vec<u32> = Vec::new();
-    #[allow(clippy::needless_range_loop)] // `i` indexes several parallel arrays.
-    for i in 0..w.npcs.len() {
+    for &i in &walking {
+        let i = i as usize;
         let Some(target) = w.npcs[i].target else {
             continue;
         };
@@ -111,6 +116,17 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
         moved[i] = true;
     }
     w.moved = moved;
+    w.walkers = walking;
+}
+
+/// `World::walkers` made exact: sorted, each NPC once, only those with a target (taken out
+/// of the world for the phase, which sets no target; put back at its end).
+fn walkers(w: &mut World) -> Vec<u32> {
+    let mut walking = std::mem::take(&mut w.walkers);
+    walking.sort_unstable();
+    walking.dedup();
+    walking.retain(|&i| w.npcs.get(i as usize).is_some_and(|n| n.target.is_some()));
+    walking
 }
 
 /// Calls `f` with each obstacle whose avoidance range may hold `at`, in object order (so the
