@@ -153,11 +153,11 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
-    /// NPCs that may be walking: every NPC whose `target` is set, and perhaps some whose
-    /// target was cleared since (pushed by [`World::set_target`]; movement sorts it, drops
-    /// repeats and those without a target, and walks it in NPC order). Derived from the
-    /// targets, so left out of the hash; cloned with the world like everything else.
-    pub(crate) walkers: Vec<u32>,
+    /// The NPCs that have a target, one bit per NPC index (bit `i % 64` of word `i / 64`),
+    /// kept by [`World::set_target`]; movement visits them in NPC order with
+    /// [`World::next_walker`]. Derived from the targets, so left out of the hash; cloned
+    /// with the world like everything else.
+    pub(crate) walkers: Vec<u64>,
 }
 
 impl World {
@@ -176,16 +176,33 @@ impl World {
         idx
     }
 
-    /// The one way an NPC's walking target is set or cleared: an NPC that starts walking is
-    /// added to [`World::walkers`], so movement, which looks only at those, finds it.
+    /// The one way an NPC's walking target is set or cleared: [`World::walkers`] follows,
+    /// so movement, which looks only at those, finds exactly the NPCs that have one.
     pub(crate) fn set_target(&mut self, npc: u32, to: Option<Vec2>) {
         let Some(n) = self.npcs.get_mut(npc as usize) else {
             return;
         };
-        if to.is_some() && n.target.is_none() {
-            self.walkers.push(npc);
-        }
         n.target = to;
+        let (word, bit) = (npc as usize / 64, 1u64 << (npc % 64));
+        if to.is_some() {
+            if self.walkers.len() <= word {
+                self.walkers.resize(word + 1, 0);
+            }
+            self.walkers[word] |= bit;
+        } else if let Some(w) = self.walkers.get_mut(word) {
+            *w &= !bit;
+        }
+    }
+
+    /// The first NPC at index `from` or after that has a target (see [`World::walkers`]).
+    pub(crate) fn next_walker(&self, from: usize) -> Option<usize> {
+        let mut word = from / 64;
+        let mut bits = *self.walkers.get(word)? & (!0u64 << (from % 64));
+        while bits == 0 {
+            word += 1;
+            bits = *self.walkers.get(word)?;
+        }
+        Some(word * 64 + bits.trailing_zeros() as usize)
     }
 
     /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.

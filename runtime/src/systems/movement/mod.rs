@@ -22,23 +22,24 @@ const WALL_MARGIN: f64 = 0.05;
 /// around walls), steer around static obstacles, stop at walls and closed doors, stay in
 /// bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
 ///
-/// Only the NPCs in `World::walkers` are looked at: every NPC with a target is there
-/// (`World::set_target`), and after [`walkers`] sorts and prunes it, it holds exactly those,
-/// in NPC order, so who moves and in which order is the same as walking every NPC.
+/// Only the NPCs in `World::walkers` are looked at: exactly those with a target
+/// (`World::set_target`), in NPC order, so who moves and in which order is the same as when
+/// every NPC was looked at.
 pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     let b = p.bounds;
     let walled = !p.walls.is_empty();
-    let walking = walkers(w);
     if walled {
         paths::sync_doors(p, w);
-        paths::serve(p, w, &walking, out);
+        paths::serve(p, w, out);
     }
     let mut moved = std::mem::take(&mut w.moved);
     moved.clear();
     moved.resize(w.npcs.len(), false);
     let mut near: Vec<u32> = Vec::new();
-    for &i in &walking {
-        let i = i as usize;
+    let mut next = w.next_walker(0);
+    while let Some(i) = next {
+        // Movement sets no target: the NPCs after `i` that walk are known now.
+        next = w.next_walker(i + 1);
         let Some(target) = w.npcs[i].target else {
             continue;
         };
@@ -116,17 +117,6 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
         moved[i] = true;
     }
     w.moved = moved;
-    w.walkers = walking;
-}
-
-/// `World::walkers` made exact: sorted, each NPC once, only those with a target (taken out
-/// of the world for the phase, which sets no target; put back at its end).
-fn walkers(w: &mut World) -> Vec<u32> {
-    let mut walking = std::mem::take(&mut w.walkers);
-    walking.sort_unstable();
-    walking.dedup();
-    walking.retain(|&i| w.npcs.get(i as usize).is_some_and(|n| n.target.is_some()));
-    walking
 }
 
 /// Calls `f` with each obstacle whose avoidance range may hold `at`, in object order (so the
