@@ -83,6 +83,7 @@ impl Session {
                 .collect(),
             triggers: TriggerState::new(p),
             nav: Default::default(),
+            walkers: Vec::new(),
         };
         for (i, info) in p.npcs.iter().enumerate() {
             world.push_npc(p, Npc::new(p, i as u32), info.pos);

@@ -38,8 +38,9 @@ pub struct Message {
 /// One NPC's mutable state.
 #[derive(Clone, Debug)]
 pub struct Npc {
-    /// Where it is walking to, if anywhere.
-    pub target: Option<Vec2>,
+    /// Where it is walking to, if anywhere. Set only through [`World::set_target`], which
+    /// keeps [`World::walkers`] (read it with [`Npc::target`] outside the crate).
+    pub(crate) target: Option<Vec2>,
     /// What the preview shows over its head: (is speech, text/animation).
     pub show: Option<(bool, Sym)>,
     pub inboxes: Vec<(Sym, VecDeque<Message>)>,
@@ -68,6 +69,11 @@ pub struct Npc {
 }
 
 impl Npc {
+    /// Where it is walking to, if anywhere.
+    pub fn target(&self) -> Option<Vec2> {
+        self.target
+    }
+
     /// In the world and not dead: its tree runs, it moves, it stands in areas.
     pub fn alive(&self) -> bool {
         !self.removed && !self.dead
@@ -147,6 +153,11 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
+    /// The NPCs that have a target, one bit per NPC index (bit `i % 64` of word `i / 64`),
+    /// kept by [`World::set_target`]; movement visits them in NPC order with
+    /// [`World::next_walker`]. Derived from the targets, so left out of the hash; cloned
+    /// with the world like everything else.
+    pub(crate) walkers: Vec<u64>,
 }
 
 impl World {
@@ -163,6 +174,35 @@ impl World {
         self.npcs.push(n);
         self.pos.push(at);
         idx
+    }
+
+    /// The one way an NPC's walking target is set or cleared: [`World::walkers`] follows,
+    /// so movement, which looks only at those, finds exactly the NPCs that have one.
+    pub(crate) fn set_target(&mut self, npc: u32, to: Option<Vec2>) {
+        let Some(n) = self.npcs.get_mut(npc as usize) else {
+            return;
+        };
+        n.target = to;
+        let (word, bit) = (npc as usize / 64, 1u64 << (npc % 64));
+        if to.is_some() {
+            if self.walkers.len() <= word {
+                self.walkers.resize(word + 1, 0);
+            }
+            self.walkers[word] |= bit;
+        } else if let Some(w) = self.walkers.get_mut(word) {
+            *w &= !bit;
+        }
+    }
+
+    /// The first NPC at index `from` or after that has a target (see [`World::walkers`]).
+    pub(crate) fn next_walker(&self, from: usize) -> Option<usize> {
+        let mut word = from / 64;
+        let mut bits = *self.walkers.get(word)? & (!0u64 << (from % 64));
+        while bits == 0 {
+            word += 1;
+            bits = *self.walkers.get(word)?;
+        }
+        Some(word * 64 + bits.trailing_zeros() as usize)
     }
 
     /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.

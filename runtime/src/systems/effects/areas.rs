@@ -34,12 +34,13 @@ pub fn drop_tag(
     if let Some(tree) = p.trees.get(tag.tree as usize) {
         for (j, node) in tree.nodes.iter().enumerate() {
             if tag.instance.status.get(j) == Some(&Status::Running) {
-                let n = &mut w.npcs[npc as usize];
                 match node.op {
                     crate::bt::Op::MoveTo { .. } | crate::bt::Op::GoToChild { .. } => {
-                        n.target = None
+                        w.set_target(npc, None)
                     }
-                    crate::bt::Op::Animate { .. } | crate::bt::Op::Say { .. } => n.show = None,
+                    crate::bt::Op::Animate { .. } | crate::bt::Op::Say { .. } => {
+                        w.npcs[npc as usize].show = None
+                    }
                     crate::bt::Op::Converse { cast, .. } => w.talk.hand_over(npc, cast, false),
                     _ => {}
                 }

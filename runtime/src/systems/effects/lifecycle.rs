@@ -135,7 +135,7 @@ pub fn teleport(p: &Program, w: &mut World, npc: u32, to: Vec2, out: &mut Out) {
     }
     let b = p.bounds;
     w.pos[i] = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
-    w.npcs[i].target = None;
+    w.set_target(npc, None);
     update_membership(p, w, npc, out);
     triggers::moved(p, &mut w.triggers, npc);
 }
@@ -225,8 +225,7 @@ fn leave_world(p: &Program, w: &mut World, npc: u32, reason: &'static str, out: 
     // Not alive: it stands in no area any more.
     update_membership(p, w, npc, out);
     w.talk.release(npc);
-    let n = &mut w.npcs[i];
-    n.target = None;
-    n.show = None;
+    w.set_target(npc, None);
+    w.npcs[i].show = None;
     triggers::moved(p, &mut w.triggers, npc);
 }

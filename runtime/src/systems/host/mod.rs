@@ -414,8 +414,8 @@ impl Host for ActorHost<'_, '_> {
         walk(self.p, self.w, me, goal, tolerance + extra)
     }
     fn stop_moving(&mut self) {
-        if let Some(n) = self.npc_mut() {
-            n.target = None;
+        if let Some(n) = self.me() {
+            self.w.set_target(n, None);
         }
     }
     fn set(&mut self, var: VarRef, value: ExprId) {
@@ -797,7 +797,7 @@ fn walk(p: &Program, w: &mut World, npc: u32, mut goal: Vec2, reach: f64) -> Sta
     if w.pos[npc as usize].distance(goal) <= reach {
         Status::Success
     } else {
-        w.npcs[npc as usize].target = Some(goal);
+        w.set_target(npc, Some(goal));
         Status::Running
     }
 }

@@ -21,6 +21,10 @@ const WALL_MARGIN: f64 = 0.05;
 /// Moves every walking NPC one step: seek the target (or the next way point of its path
 /// around walls), steer around static obstacles, stop at walls and closed doors, stay in
 /// bounds. Only `+ - * / sqrt`, so results are identical on every IEEE-754 machine.
+///
+/// Only the NPCs in `World::walkers` are looked at: exactly those with a target
+/// (`World::set_target`), in NPC order, so who moves and in which order is the same as when
+/// every NPC was looked at.
 pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     let b = p.bounds;
     let walled = !p.walls.is_empty();
@@ -32,8 +36,10 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     moved.clear();
     moved.resize(w.npcs.len(), false);
     let mut near: Vec<u32> = Vec::new();
-    #[allow(clippy::needless_range_loop)] // `i` indexes several parallel arrays.
-    for i in 0..w.npcs.len() {
+    let mut next = w.next_walker(0);
+    while let Some(i) = next {
+        // Movement sets no target: the NPCs after `i` that walk are known now.
+        next = w.next_walker(i + 1);
         let Some(target) = w.npcs[i].target else {
             continue;
         };

@@ -109,6 +109,7 @@ fn needs_plan(p: &Program, w: &World, i: usize) -> bool {
 /// Queues the NPCs that need a plan (in NPC order, behind those already waiting) and plans
 /// for the first [`PLAN_BUDGET`] of the queue; an NPC that has no way to its target is
 /// reported (`blocked`, reason `no_path`) once per plan.
+/// Only the NPCs with a target (`World::walkers`) can need one.
 pub fn serve(p: &Program, w: &mut World, out: &mut Out) {
     let n = w.npcs.len();
     if w.nav.paths.len() < n {
@@ -117,7 +118,9 @@ pub fn serve(p: &Program, w: &mut World, out: &mut Out) {
     if w.nav.queued.len() < n {
         w.nav.queued.resize(n, false);
     }
-    for i in 0..n {
+    let mut next = w.next_walker(0);
+    while let Some(i) = next {
+        next = w.next_walker(i + 1);
         if w.nav.queued[i] || !needs_plan(p, w, i) {
             continue;
         }

@@ -13,6 +13,7 @@ use crate::pack::{Diagnostic, DoorAction};
 use crate::program::load_str;
 use crate::program::walls::NavGrid;
 use crate::session::Session;
+use crate::systems::effects::lifecycle;
 use crate::systems::effects::npcs::door;
 use crate::value::{EntityId, Vec2};
 use crate::world::nav::NavGraph;
@@ -504,4 +505,129 @@ fn the_same_seed_gives_the_same_walk_with_doors_changing() {
     assert_eq!(n1, n2);
     // b is stuck behind d2 (closed at tick 90 before it got through).
     assert!(n1.paths[1].no_path || p1[1].x > 60.0);
+}
+
+/// A 24×24 world of 80 conversing walkers (more than one word of `World::walkers`): `roam` walks between two points and talks on the
+/// way (position-aware, so the talk layer sets and clears targets too), `chat` only talks,
+/// `ghost` is a prototype that roams when spawned.
+fn walkers_world() -> Session {
+    let mut npcs = Vec::new();
+    let mut members = Vec::new();
+    for k in 0..80 {
+        let (x, y) = (1.0 + (k % 10) as f64 * 2.4, 1.0 + (k / 10) as f64 * 3.0);
+        let tree = if k % 3 == 0 { "chat" } else { "roam" };
+        npcs.push(json!({"id": format!("n{k}"), "pos": [x, y], "tree": tree, "speed": 1.5}));
+        let t = (k % 5) as f64 / 5.0 + 0.1;
+        members.push(json!({"npc": format!("n{k}"), "talkativeness": t}));
+    }
+    npcs.push(
+        json!({"id": "ghost", "pos": [12.0, 12.0], "tree": "roam", "speed": 2.0,
+                     "prototype": true}),
+    );
+    let text = json!({
+        "format": "townsfolk-pack", "version": 1, "name": "t",
+        "world": {"bounds": {"min": [0.0, 0.0], "max": [24.0, 24.0]}, "npcs": npcs},
+        "trees": [
+            {"id": "chat", "root": {"id": "c", "type": "converse", "cast": "town"}},
+            {"id": "roam", "root": {"id": "s", "type": "sequence", "children": [
+                {"id": "a", "type": "move_to", "target": {"point": [3.0, 20.0]}},
+                {"id": "c", "type": "converse", "cast": "town", "seconds": 2.0},
+                {"id": "b", "type": "move_to", "target": {"point": [21.0, 4.0]}},
+                {"id": "w", "type": "wait", "seconds": 0.5}
+            ]}}
+        ],
+        "casts": [{"id": "town", "position_aware": true, "join_radius": 6.0,
+                   "hearing_radius": 8.0, "planner_seconds": 1.0, "cycle_seconds": 0.5,
+                   "inactive_seconds": 5.0, "members": members}]
+    })
+    .to_string();
+    let l = load_str(&text);
+    let errors: Vec<&Diagnostic> = l.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    Session::from_pack(&l.pack.expect("pack"), 5).expect("session")
+}
+
+/// `World::walkers` lists exactly the NPCs with a target, and `next_walker` finds them in
+/// NPC order.
+fn assert_walkers_are_the_npcs_with_a_target(s: &Session, when: &str) {
+    let w = s.world();
+    let with: Vec<usize> = (0..w.npcs.len())
+        .filter(|&i| w.npcs[i].target.is_some())
+        .collect();
+    let mut listed = Vec::new();
+    let mut next = w.next_walker(0);
+    while let Some(i) = next {
+        assert!(
+            listed.last().is_none_or(|&l| i > l),
+            "{when}: {i} after {listed:?}"
+        );
+        listed.push(i);
+        next = w.next_walker(i + 1);
+    }
+    assert_eq!(
+        listed, with,
+        "{when}: the walkers are the NPCs with a target"
+    );
+}
+
+#[test]
+fn movement_moves_exactly_the_npcs_with_a_target_after_walks_stops_and_despawns() {
+    let mut s = walkers_world();
+    let ghost = (s.world().npcs.len() - 1) as u32;
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut r = move |k: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % k
+    };
+    let (mut walked, mut stopped) = (0, 0);
+    for t in 0..600 {
+        // Scripted changes through the effects and the one target setter.
+        let n = s.world().npcs.len() as u64;
+        let (who, what) = (r(n) as u32, r(40));
+        let at = Vec2::new(r(240) as f64 / 10.0, r(240) as f64 / 10.0);
+        s.change(|p, w, out| match what {
+            0..=9 => w.set_target(who, Some(at)),
+            10..=14 => w.set_target(who, None),
+            15 => lifecycle::teleport(p, w, who, at, out),
+            16 if t % 3 == 0 => lifecycle::remove(p, w, who, out),
+            17 if t % 3 == 0 => lifecycle::set_health(p, w, who, 0.0, EntityId::Npc(0), out),
+            18..=21 => {
+                lifecycle::spawn(p, w, ghost, at, out);
+            }
+            _ => {}
+        });
+        assert_walkers_are_the_npcs_with_a_target(&s, &format!("tick {t}, change {what}"));
+        // Who walks, by looking at every NPC, as movement did before the list.
+        let before = s.world().clone();
+        let expect: Vec<bool> = (0..before.npcs.len())
+            .map(|i| {
+                let n = &before.npcs[i];
+                let speed = s.program().npcs[n.proto as usize].speed;
+                n.target.is_some_and(|g| before.pos[i].distance(g) >= 1e-9)
+                    && n.alive()
+                    && speed > 0.0
+            })
+            .collect();
+        s.change(crate::systems::movement::movement);
+        let w = s.world();
+        assert_eq!(w.moved, expect, "tick {t}: who moved");
+        for (i, &walks) in expect.iter().enumerate() {
+            if !walks {
+                assert_eq!(w.pos[i], before.pos[i], "tick {t}: NPC {i} stood still");
+            }
+        }
+        assert_walkers_are_the_npcs_with_a_target(&s, &format!("tick {t}, after movement"));
+        walked += expect.iter().filter(|&&m| m).count();
+        stopped += expect.len() - expect.iter().filter(|&&m| m).count();
+        // A whole tick: trees walk and stop, conversations gather and break up.
+        s.step();
+        assert_walkers_are_the_npcs_with_a_target(&s, &format!("tick {t}, after the tick"));
+    }
+    assert!(
+        walked > 1000 && stopped > 1000,
+        "{walked} steps, {stopped} standing"
+    );
+    assert!(s.world().npcs.len() > 130, "spawned copies walk too");
 }

@@ -264,11 +264,12 @@ impl Cx<'_, '_, '_> {
         };
         let r = 0.45 + 0.22 * n;
         let spot = centre + dir * r + self.c(i).away * 0.25;
-        self.w.npcs[i as usize].target = if spot.distance(me) > 0.35 {
+        let to = if spot.distance(me) > 0.35 {
             Some(spot)
         } else {
             None
         };
+        self.w.set_target(i, to);
     }
 
     // ---- high-level planner ----------------------------------------------------------

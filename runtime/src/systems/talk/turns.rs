@@ -119,7 +119,7 @@ impl Cx<'_, '_, '_> {
         c.counters.leaves += 1;
         let cast = c.cast;
         if cast != NONE && self.p.talk.casts[cast as usize].position_aware {
-            self.w.npcs[i as usize].target = None;
+            self.w.set_target(i, None);
         }
         self.set_gaze(i, NONE);
         let tick = self.now;
@@ -270,7 +270,7 @@ impl Cx<'_, '_, '_> {
         c.away = Vec2::ZERO;
         let cast = c.cast;
         if cast != NONE && self.p.talk.casts[cast as usize].position_aware {
-            self.w.npcs[i as usize].target = None;
+            self.w.set_target(i, None);
         }
         self.set_gaze(i, NONE);
         let tick = self.now;
