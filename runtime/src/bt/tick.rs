@@ -286,14 +286,15 @@ macro_rules! kid {
 /// condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
-/// into the recursive visit. Moves `k` to the child visited last and gives its status;
+/// into the recursive visit; so is a guarded sequence whose guard fails
+/// ([`Engine::guard_fails`]). Moves `k` to the child visited last and gives its status;
 /// `None` at the end of `kids`. If the tick is being cut short, returns from the calling
 /// `exec` at once (as `child!`).
 macro_rules! next_child {
     ($e:ident, $kids:expr, $leaves:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
         let leaves: &[Leaf] = $leaves;
-        let mut hit = match leaves.get($k) {
+        let hit = match leaves.get($k) {
             _ if $e.observing => None,
             Some(&Leaf::Condition { node, expr, test }) => {
                 if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
@@ -309,15 +310,11 @@ macro_rules! next_child {
                     $e.condition(node as usize, expr, test)
                 }
             }
+            // A guarded sequence whose guard fails. (One that a run of conditions stopped at
+            // is visited in full: any other child pays one tag test for this.)
+            Some(&Leaf::Guarded { node, expr, test }) => $e.guard_fails(node as usize, expr, test),
             _ => None,
         };
-        // A guarded sequence (here, or where a run of conditions stopped) whose guard fails.
-        if hit.is_none()
-            && !$e.observing
-            && let Some(&Leaf::Guarded { node, expr, test }) = leaves.get($k)
-        {
-            hit = $e.guard_fails(node as usize, expr, test);
-        }
         match hit {
             Some(s) => Some(s),
             None => match kids.get($k) {
