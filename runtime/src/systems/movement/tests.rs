@@ -507,9 +507,9 @@ fn the_same_seed_gives_the_same_walk_with_doors_changing() {
     assert!(n1.paths[1].no_path || p1[1].x > 60.0);
 }
 
-/// A 24×24 world of 80 conversing walkers (more than one word of `World::walkers`): `roam` walks between two points and talks on the
-/// way (position-aware, so the talk layer sets and clears targets too), `chat` only talks,
-/// `ghost` is a prototype that roams when spawned.
+/// A 24×24 world of 80 conversing walkers (more than one word of `World::walkers`): `roam`
+/// walks between two points and talks on the way (position-aware, so the talk layer sets and
+/// clears targets too), `chat` only talks, `ghost` is a prototype that roams when spawned.
 fn walkers_world() -> Session {
     let mut npcs = Vec::new();
     let mut members = Vec::new();
