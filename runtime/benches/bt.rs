@@ -667,7 +667,7 @@ fn shapes(c: &mut Criterion) {
         check_visits(name, &mut s, &mut bs(), visits, conds);
         g.bench_function("townsfolk", |b| b.iter(|| black_box(&mut s).step()));
         assert_eq!(
-            s.world().npcs[0].last_status,
+            s.world().last_status(0),
             townsfolk_runtime::bt::Status::Running,
             "{name}: the Townsfolk tree should stay Running"
         );

@@ -408,7 +408,7 @@ fn an_imported_tree_runs_with_a_scripted_blackboard() {
     for on in script {
         s.set_var(0, scared, Value::Bool(on));
         s.step();
-        got.push(format!("{:?}", s.world().npcs[0].last_status));
+        got.push(format!("{:?}", s.world().last_status(0)));
     }
     assert_eq!(
         got,

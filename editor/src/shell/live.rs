@@ -136,8 +136,8 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
             ui.end_row();
             ui.label(RichText::new("status").weak());
             ui.label(
-                RichText::new(npc.last_status.name())
-                    .color(status_color(npc.last_status))
+                RichText::new(w.last_status(i).name())
+                    .color(status_color(w.last_status(i)))
                     .strong(),
             );
             ui.end_row();

@@ -63,7 +63,7 @@ fn counter(s: &Session, name: &str) -> i64 {
 }
 
 fn root_status(s: &Session) -> Status {
-    s.world().npcs[0].last_status
+    s.world().last_status(0)
 }
 
 const AB: &str =

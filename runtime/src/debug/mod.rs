@@ -861,7 +861,7 @@ impl Debugger {
                 .area
                 .and_then(|a| p.areas.get(a as usize))
                 .map(|a| a.id.clone()),
-            status: n.last_status,
+            status: w.last_status(npc as usize),
             nodes,
             blackboard: self.own_vars(npc),
             inboxes: n

@@ -51,7 +51,7 @@ fn parallel_thresholds_above_the_enabled_children_are_warned_about() {
     let mut seen = Vec::new();
     for _ in 0..5 {
         s.step();
-        seen.push(s.world().npcs[0].last_status);
+        seen.push(s.world().last_status(0));
     }
     assert!(seen.contains(&crate::bt::Status::Success), "{seen:?}");
     assert!(!seen.contains(&crate::bt::Status::Failure), "{seen:?}");

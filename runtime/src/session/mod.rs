@@ -84,6 +84,7 @@ impl Session {
             triggers: TriggerState::new(p),
             nav: Default::default(),
             walkers: Vec::new(),
+            live: Vec::new(),
         };
         for (i, info) in p.npcs.iter().enumerate() {
             world.push_npc(p, Npc::new(p, i as u32), info.pos);

@@ -5,7 +5,7 @@ use crate::bt::{self, Status};
 use crate::program::Program;
 use crate::systems::host::{ActorHost, MAX_NESTING, Who};
 use crate::trace::{Actor, Counting, DebugEvent, Out, TraceEvent};
-use crate::world::minds::Nodes;
+use crate::world::minds::{Lent, Nodes};
 use crate::world::{World, WorldEnv};
 
 /// Ticks every NPC's tree. `runaway_reported` remembers the NPCs already reported as
@@ -45,11 +45,17 @@ fn tick_lent(
                 return;
             }
         }
-        let Some((ti, state, status)) = nodes.get_mut(i) else {
+        let Some(Lent {
+            tree: ti,
+            state,
+            status,
+            last,
+        }) = nodes.get_mut(i)
+        else {
             continue;
         };
         // A removed or dead NPC's tree does not tick; once, it is halted (halting resets).
-        let alive = w.npcs.get(i).is_some_and(|n| n.alive());
+        let alive = w.is_alive(i);
         if !alive && status.first().is_none_or(|s| *s == Status::Idle) {
             continue;
         }
@@ -108,8 +114,6 @@ fn tick_lent(
             out.stop = true;
             return;
         }
-        if let Some(n) = w.npcs.get_mut(i) {
-            n.last_status = outcome.status;
-        }
+        *last = outcome.status;
     }
 }

@@ -202,7 +202,7 @@ pub(crate) fn world_hash(w: &World) -> u64 {
             h.u64(t.adopted);
             instance(&mut h, &t.instance);
         }
-        h.u64(n.last_status as u64);
+        h.u64(w.last_status(i) as u64);
         h.u64(n.proto as u64);
         h.u64(n.serial as u64);
         // (`dead` shares the word: the hash of a world where nobody died is unchanged.)

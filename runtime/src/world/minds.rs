@@ -20,6 +20,9 @@ pub struct Span {
     start: u32,
     /// Node count of the tree.
     nodes: u32,
+    /// What its tree returned on the last tick it ran (beside the span: the trees phase
+    /// writes it without touching the NPC's other state).
+    last: Status,
 }
 
 /// The NPCs' blackboards and tree states (see the module's invariant).
@@ -59,6 +62,7 @@ impl Minds {
             tree,
             start: self.state.len() as u32,
             nodes: nodes as u32,
+            last: Status::Idle,
         });
         self.state.extend(std::iter::repeat_n(0, nodes));
         self.status.extend(std::iter::repeat_n(Status::Idle, nodes));
@@ -116,6 +120,13 @@ impl Minds {
     #[inline]
     pub fn tree(&self, npc: usize) -> u32 {
         self.spans.get(npc).map_or(u32::MAX, |s| s.tree)
+    }
+
+    /// What NPC `npc`'s tree returned on the last tick it ran (`Idle`: never, or an unknown
+    /// NPC).
+    #[inline]
+    pub fn last_status(&self, npc: usize) -> Status {
+        self.spans.get(npc).map_or(Status::Idle, |s| s.last)
     }
 
     /// NPC `npc`'s tree state (no nodes for an unknown NPC).
@@ -176,15 +187,29 @@ impl Nodes {
         self.spans.len()
     }
 
-    /// NPC `npc`'s tree and its state and statuses, to tick.
+    /// NPC `npc`'s tree and its state and statuses, to tick, and where the tick's result
+    /// goes ([`Minds::last_status`]).
     #[inline]
-    pub(crate) fn get_mut(&mut self, npc: usize) -> Option<(u32, &mut [u64], &mut [Status])> {
-        let s = *self.spans.get(npc)?;
+    pub(crate) fn get_mut(&mut self, npc: usize) -> Option<Lent<'_>> {
+        let s = self.spans.get_mut(npc)?;
         let r = s.start as usize..(s.start + s.nodes) as usize;
         let state = self.state.get_mut(r.clone())?;
         let status = self.status.get_mut(r)?;
-        Some((s.tree, state, status))
+        Some(Lent {
+            tree: s.tree,
+            state,
+            status,
+            last: &mut s.last,
+        })
     }
+}
+
+/// One NPC's tree state while lent ([`Nodes::get_mut`]).
+pub(crate) struct Lent<'a> {
+    pub tree: u32,
+    pub state: &'a mut [u64],
+    pub status: &'a mut [Status],
+    pub last: &'a mut Status,
 }
 
 #[cfg(test)]
@@ -215,16 +240,19 @@ mod tests {
         assert_eq!(m.bb(0), &[Value::Int(1), Value::Int(5)]);
         let mut lent = m.lend();
         assert_eq!(m.mind(0).status, &[] as &[Status], "lent out");
-        let (tree, state, status) = lent.get_mut(1).expect("npc 1");
-        assert_eq!((tree, state.len(), status.len()), (1, 2, 2));
-        state[1] = 7;
-        status[0] = Status::Running;
+        let one = lent.get_mut(1).expect("npc 1");
+        assert_eq!((one.tree, one.state.len(), one.status.len()), (1, 2, 2));
+        one.state[1] = 7;
+        one.status[0] = Status::Running;
+        *one.last = Status::Success;
         // An NPC spawned while the states are lent goes after them.
         m.push(&[], 2, 4);
         m.put_back(lent);
         assert_eq!(m.len(), 3);
         assert_eq!(m.mind(1).state, &[0, 7]);
         assert_eq!(m.mind(1).status[0], Status::Running);
+        assert_eq!(m.last_status(1), Status::Success);
+        assert_eq!(m.last_status(0), Status::Idle);
         assert_eq!(m.mind(0).state.len(), 3);
         let spawned = m.mind(2);
         assert_eq!((spawned.tree, spawned.state.len()), (2, 4));

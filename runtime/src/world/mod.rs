@@ -50,16 +50,16 @@ pub struct Npc {
     pub areas: Vec<u32>,
     /// Behaviors adopted from smart areas, each grafted under a request node.
     pub tags: Vec<areas::Tag>,
-    /// Status its tree returned on the last tick.
-    pub last_status: Status,
     /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
     pub proto: u32,
     /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
     pub serial: u32,
-    /// Removed from the world (or a prototype never placed): no tree, no movement.
+    /// Removed from the world (or a prototype never placed): no tree, no movement. Set
+    /// through [`World::set_removed`].
     pub removed: bool,
     /// Its health reached 0: its tree is halted, it does not move, it holds no behavior, it
-    /// stands in no area and takes part in no conversation; it stays dead.
+    /// stands in no area and takes part in no conversation; it stays dead. Set through
+    /// [`World::set_dead`].
     pub dead: bool,
     pub health: f64,
     /// Items carried, sorted.
@@ -89,7 +89,6 @@ impl Npc {
             area: None,
             areas: Vec::new(),
             tags: Vec::new(),
-            last_status: Status::Idle,
             proto,
             serial: 0,
             removed: info.prototype,
@@ -158,6 +157,10 @@ pub struct World {
     /// [`World::next_walker`]. Derived from the targets, so left out of the hash; cloned
     /// with the world like everything else.
     pub(crate) walkers: Vec<u64>,
+    /// The NPCs that are alive ([`Npc::alive`]), one bit per NPC index, kept by
+    /// [`World::push_npc`], [`World::set_removed`] and [`World::set_dead`]: the trees phase
+    /// reads it instead of each NPC's struct. Derived, so left out of the hash.
+    pub(crate) live: Vec<u64>,
 }
 
 impl World {
@@ -173,7 +176,54 @@ impl World {
         self.minds.push(&info.blackboard, tree.0, tree.1);
         self.npcs.push(n);
         self.pos.push(at);
+        self.sync_live(idx);
         idx
+    }
+
+    /// Marks NPC `npc` removed from the world or back in it (the one way `Npc::removed`
+    /// changes).
+    pub(crate) fn set_removed(&mut self, npc: u32, removed: bool) {
+        if let Some(n) = self.npcs.get_mut(npc as usize) {
+            n.removed = removed;
+            self.sync_live(npc);
+        }
+    }
+
+    /// Marks NPC `npc` dead (the one way `Npc::dead` changes).
+    pub(crate) fn set_dead(&mut self, npc: u32) {
+        if let Some(n) = self.npcs.get_mut(npc as usize) {
+            n.dead = true;
+            self.sync_live(npc);
+        }
+    }
+
+    /// [`World::live`]'s bit for NPC `npc`, from its flags.
+    fn sync_live(&mut self, npc: u32) {
+        let alive = self.npcs.get(npc as usize).is_some_and(Npc::alive);
+        let (word, bit) = (npc as usize / 64, 1u64 << (npc % 64));
+        if self.live.len() <= word {
+            self.live.resize(word + 1, 0);
+        }
+        if alive {
+            self.live[word] |= bit;
+        } else {
+            self.live[word] &= !bit;
+        }
+    }
+
+    /// Whether NPC `i` is alive ([`Npc::alive`]; false for an unknown NPC), from
+    /// [`World::live`].
+    #[inline]
+    pub fn is_alive(&self, i: usize) -> bool {
+        self.live
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// What NPC `i`'s tree returned on the last tick it ran (`Idle`: never).
+    #[inline]
+    pub fn last_status(&self, i: usize) -> Status {
+        self.minds.last_status(i)
     }
 
     /// The one way an NPC's walking target is set or cleared: [`World::walkers`] follows,

@@ -109,7 +109,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
             prog.trees
                 .get(n.tree as usize)
                 .map_or("", |t| t.id.as_str()),
-            world.npcs[i].last_status.name()
+            world.last_status(i).name()
         );
     }
     for (name, v) in prog.flags.names.iter().zip(&world.flags) {

@@ -149,7 +149,7 @@ pub fn remove(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
     if n.removed {
         return;
     }
-    n.removed = true;
+    w.set_removed(npc, true);
     let tick = w.tick;
     happened(p, w, Some(npc), TraceEvent::Remove { tick, npc }, out);
     leave_world(p, w, npc, "removed from the world", out);
@@ -208,7 +208,7 @@ pub fn die(p: &Program, w: &mut World, npc: u32, by: u32, out: &mut Out) {
     if !n.alive() {
         return;
     }
-    n.dead = true;
+    w.set_dead(npc);
     let tick = w.tick;
     happened(p, w, Some(npc), TraceEvent::Died { tick, npc, by }, out);
     leave_world(p, w, npc, "died", out);

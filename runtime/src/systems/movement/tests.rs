@@ -151,7 +151,7 @@ fn a_path_goes_around_a_wall() {
         hero(&s)
     );
     assert!(furthest > 6.0, "went round an end of the wall: {furthest}");
-    assert_eq!(s.world().npcs[0].last_status, crate::bt::Status::Success);
+    assert_eq!(s.world().last_status(0), crate::bt::Status::Success);
     // The smoothed path has few way points, not one per cell.
     let mut t = world(
         [5.0, 10.0],
@@ -191,7 +191,7 @@ fn an_enclosed_target_has_no_path_and_move_to_fails_at_its_timeout() {
         json!([{"id": "box", "shape": {"rect": {"min": [30.0, 8.0], "max": [34.0, 12.0]}}}]);
     let mut s = world([5.0, 10.0], root, walls, json!([]));
     s.run(10);
-    assert_eq!(s.world().npcs[0].last_status, crate::bt::Status::Running);
+    assert_eq!(s.world().last_status(0), crate::bt::Status::Running);
     let start = hero(&s);
     assert!(
         start.distance(Vec2::new(5.0, 10.0)) < 1e-9,
@@ -568,6 +568,11 @@ fn assert_walkers_are_the_npcs_with_a_target(s: &Session, when: &str) {
         listed, with,
         "{when}: the walkers are the NPCs with a target"
     );
+    // The live bits (read by the trees phase) follow removals, deaths and spawns too.
+    for (i, n) in w.npcs.iter().enumerate() {
+        assert_eq!(w.is_alive(i), n.alive(), "{when}: NPC {i}'s live bit");
+    }
+    assert!(!w.is_alive(w.npcs.len()), "{when}: no NPC past the last");
 }
 
 #[test]
