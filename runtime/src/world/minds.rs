@@ -5,7 +5,9 @@
 //!
 //! Architecture Invariant: NPC `i`'s blackboard is `bb[i * stride..][..stride]` (every NPC
 //! has the program's blackboard, `Program::blackboard`), and its node state and statuses are
-//! the `nodes` entries of its [`Span`] in `state` and `status`, laid out in NPC order. The
+//! the `nodes` entries of its [`Span`] in `state` and `status`, laid out in NPC order; what its
+//! tree returned last is in the span itself (while lent, [`Minds::last_status`] reads `Idle`:
+//! nothing reads it during the trees phase). The
 //! behaviors an NPC adopts (its tags) keep their own [`crate::bt::Instance`]: they come and go.
 
 use crate::bt::Status;
