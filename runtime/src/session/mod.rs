@@ -83,8 +83,8 @@ impl Session {
                 .collect(),
             triggers: TriggerState::new(p),
             nav: Default::default(),
-            walkers: Vec::new(),
-            live: Vec::new(),
+            walkers: Default::default(),
+            live: Default::default(),
         };
         for (i, info) in p.npcs.iter().enumerate() {
             world.push_npc(p, Npc::new(p, i as u32), info.pos);

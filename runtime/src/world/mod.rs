@@ -4,6 +4,7 @@
 //! advances time: the phases of `systems` do, in the order `session` lists.
 
 pub mod areas;
+pub(crate) mod bits;
 pub mod env;
 pub(crate) mod hash;
 pub mod minds;
@@ -152,15 +153,15 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
-    /// The NPCs that have a target, one bit per NPC index (bit `i % 64` of word `i / 64`),
+    /// The NPCs that have a target, one bit per NPC index ([`bits::Bits`]),
     /// kept by [`World::set_target`]; movement visits them in NPC order with
     /// [`World::next_walker`]. Derived from the targets, so left out of the hash; cloned
     /// with the world like everything else.
-    pub(crate) walkers: Vec<u64>,
+    pub(crate) walkers: bits::Bits,
     /// The NPCs that are alive ([`Npc::alive`]), one bit per NPC index, kept by
     /// [`World::push_npc`], [`World::set_removed`] and [`World::set_dead`]: the trees phase
     /// reads it instead of each NPC's struct. Derived, so left out of the hash.
-    pub(crate) live: Vec<u64>,
+    pub(crate) live: bits::Bits,
 }
 
 impl World {
@@ -200,24 +201,14 @@ impl World {
     /// [`World::live`]'s bit for NPC `npc`, from its flags.
     fn sync_live(&mut self, npc: u32) {
         let alive = self.npcs.get(npc as usize).is_some_and(Npc::alive);
-        let (word, bit) = (npc as usize / 64, 1u64 << (npc % 64));
-        if self.live.len() <= word {
-            self.live.resize(word + 1, 0);
-        }
-        if alive {
-            self.live[word] |= bit;
-        } else {
-            self.live[word] &= !bit;
-        }
+        self.live.set(npc as usize, alive);
     }
 
     /// Whether NPC `i` is alive ([`Npc::alive`]; false for an unknown NPC), from
     /// [`World::live`].
     #[inline]
     pub fn is_alive(&self, i: usize) -> bool {
-        self.live
-            .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        self.live.contains(i)
     }
 
     /// What NPC `i`'s tree returned on the last tick it ran (`Idle`: never).
@@ -233,26 +224,12 @@ impl World {
             return;
         };
         n.target = to;
-        let (word, bit) = (npc as usize / 64, 1u64 << (npc % 64));
-        if to.is_some() {
-            if self.walkers.len() <= word {
-                self.walkers.resize(word + 1, 0);
-            }
-            self.walkers[word] |= bit;
-        } else if let Some(w) = self.walkers.get_mut(word) {
-            *w &= !bit;
-        }
+        self.walkers.set(npc as usize, to.is_some());
     }
 
     /// The first NPC at index `from` or after that has a target (see [`World::walkers`]).
     pub(crate) fn next_walker(&self, from: usize) -> Option<usize> {
-        let mut word = from / 64;
-        let mut bits = *self.walkers.get(word)? & (!0u64 << (from % 64));
-        while bits == 0 {
-            word += 1;
-            bits = *self.walkers.get(word)?;
-        }
-        Some(word * 64 + bits.trailing_zeros() as usize)
+        self.walkers.next_from(from)
     }
 
     /// An NPC's id as shown in traces and tools: spawned copies are `proto#k`.
