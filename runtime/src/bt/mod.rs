@@ -217,6 +217,48 @@ pub enum Op {
     },
 }
 
+impl Op {
+    /// Whether the op is an action: it never has children, so its visit never recurses
+    /// (everything but the composites, the decorators, `Subtree` and `Condition`). The
+    /// engine runs these through one function of their own (`Engine::action_op`).
+    pub fn is_action(&self) -> bool {
+        match self {
+            Op::Sequence { .. }
+            | Op::Selector { .. }
+            | Op::Parallel { .. }
+            | Op::RandomSelector { .. }
+            | Op::Inverter
+            | Op::ForceSuccess
+            | Op::ForceFailure
+            | Op::Repeat { .. }
+            | Op::Retry { .. }
+            | Op::Cooldown { .. }
+            | Op::Timeout { .. }
+            | Op::Guard { .. }
+            | Op::Subtree { .. }
+            | Op::Condition { .. } => false,
+            Op::InArea { .. }
+            | Op::TimeWindow { .. }
+            | Op::HasMessage { .. }
+            | Op::Chance { .. }
+            | Op::MoveTo { .. }
+            | Op::Wait { .. }
+            | Op::Set { .. }
+            | Op::Send { .. }
+            | Op::Receive { .. }
+            | Op::WaitMessage { .. }
+            | Op::Animate { .. }
+            | Op::Say { .. }
+            | Op::Log { .. }
+            | Op::Request { .. }
+            | Op::GoToChild { .. }
+            | Op::Area(_)
+            | Op::Fail
+            | Op::Converse { .. } => true,
+        }
+    }
+}
+
 /// A compiled node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CNode {
@@ -260,8 +302,8 @@ pub struct Tree {
 
 /// A child as its parent's loop sees it ([`Tree::leaves`]): a condition is visited right
 /// there while nothing observes, from this copy of what it tests (contiguous with its
-/// siblings', so a run of conditions reads one array); so is a guarded sequence whose guard
-/// fails.
+/// siblings', so a run of conditions reads one array); so are an action (a node without
+/// children) and a guarded sequence whose guard fails.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Leaf {
     /// Any other node: visited in full.
@@ -273,6 +315,9 @@ pub enum Leaf {
         expr: ExprId,
         test: Option<BoardTest>,
     },
+    /// An action: a node whose op has no children ([`Op::is_action`]), visited in its parent's
+    /// loop without a recursive call.
+    Action { node: u32 },
     /// A sequence (reactive or not) whose first child is a condition, node `node + 1` (as its
     /// `Op::Condition`): while the sequence runs nothing, a failing guard decides its visit
     /// (`Failure`, both statuses `Failure`, two visits) without entering it.
@@ -305,6 +350,9 @@ impl Tree {
                 let Some(n) = nodes.get(c as usize) else {
                     return Leaf::Node;
                 };
+                if n.op.is_action() {
+                    return Leaf::Action { node: c };
+                }
                 let first = children.get(n.kid_range()).and_then(|k| k.first());
                 match (&n.op, first) {
                     (Op::Sequence { .. }, Some(&g)) if g == c + 1 => match condition(g as usize) {

@@ -512,9 +512,35 @@ fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
 }
 
 #[test]
+fn actions_in_the_parents_loop_spend_one_visit_each() {
+    // The root, two sets and a decorator's set (visited in their parents' loops), the
+    // decorator, the wait: 6 visits a tick. A budget of 6 lets the tick through and counts
+    // to 2; 5 cuts it off at the wait (after both sets), 3 at the decorator.
+    let root = r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+        {"id": "s1", "type": "set", "var": "x", "value": "x + 1"},
+        {"id": "s2", "type": "set", "var": "x", "value": "x + 1"},
+        {"id": "fs", "type": "force_success", "children": [
+            {"id": "s3", "type": "set", "var": "y", "value": "y + 1"}]},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
+    for (budget, cut, x, y) in [(6, false, 2, 1), (5, true, 2, 1), (3, true, 2, 0)] {
+        let mut s = session_with_budget(root, &board, budget);
+        s.step();
+        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
+        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        assert_eq!(var(&s, "x"), Value::Int(x), "budget {budget}");
+        assert_eq!(var(&s, "y"), Value::Int(y), "budget {budget}");
+        if !cut {
+            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
+            assert_eq!(status(&s, "s3"), Status::Success, "budget {budget}");
+        }
+    }
+}
+
+#[test]
 fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
-    // While nothing observes, conditions and guarded sequences are visited in their
-    // parent's loop; a traced session visits every node in full. Both play the same ticks:
+    // While nothing observes, conditions, actions and guarded sequences are visited in their
+    // parent's loop (an action under a decorator too); a traced session visits every node in full. Both play the same ticks:
     // same statuses, same world, for every combination of the inputs over time.
     let root = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
         {"id": "flee", "type": "sequence", "reactive": true, "children": [
@@ -533,11 +559,12 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
             {"id": "w_set", "type": "set", "var": "y", "value": "3"},
             {"id": "w_w", "type": "wait", "seconds": 0.5}]},
         {"id": "idle", "type": "sequence", "reactive": true, "children": [
-            {"id": "i_set", "type": "set", "var": "y", "value": "4"},
+            {"id": "i_fs", "type": "force_success", "children": [
+                {"id": "i_set", "type": "set", "var": "y", "value": "4"}]},
             {"id": "i_w", "type": "wait", "seconds": 100}]}]}"#;
     let ids = [
         "root", "flee", "f_g", "f_set", "f_w", "eat", "e_g", "e_g2", "e_set", "e_w", "work", "w_g",
-        "w_inv", "w_c", "w_set", "w_w", "idle", "i_set", "i_w",
+        "w_inv", "w_c", "w_set", "w_w", "idle", "i_fs", "i_set", "i_w",
     ];
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
     let mut fast = session(root, &board);

@@ -286,8 +286,8 @@ macro_rules! kid {
 /// condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
-/// into the recursive visit; so is a guarded sequence whose guard fails
-/// ([`Engine::guard_fails`]). Moves `k` to the child visited last and gives its status;
+/// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
+/// whose guard fails ([`Engine::guard_fails`]). Moves `k` to the child visited last and gives its status;
 /// `None` at the end of `kids`. If the tick is being cut short, returns from the calling
 /// `exec` at once (as `child!`).
 macro_rules! next_child {
@@ -313,6 +313,7 @@ macro_rules! next_child {
             // A guarded sequence whose guard fails. (One that a run of conditions stopped at
             // is visited in full: any other child pays one tag test for this.)
             Some(&Leaf::Guarded { node, expr, test }) => $e.guard_fails(node as usize, expr, test),
+            Some(&Leaf::Action { node }) => $e.action(node as usize),
             _ => None,
         };
         match hit {
@@ -376,7 +377,7 @@ fn pass_conditions<H: Host>(
                     test: None,
                     expr,
                 } => break (node, expr),
-                Leaf::Node | Leaf::Guarded { .. } => break 'run None,
+                Leaf::Node | Leaf::Action { .. } | Leaf::Guarded { .. } => break 'run None,
             };
             let s = status_of(b);
             if !visit(node, s) {
@@ -429,6 +430,23 @@ impl<H: Host> Engine<'_, H> {
         Some(s)
     }
 
+    /// A visit of action `i` ([`Leaf::Action`]) if the budget allows it, as [`Self::run`]
+    /// visits one while nothing observes or counts (the caller checks that; an action never
+    /// cuts the tick short then: it visits no child and nothing asks to pause); `None` (and
+    /// nothing done) otherwise.
+    #[inline(always)]
+    fn action(&mut self, i: usize) -> Option<Status> {
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let s = self.act(i);
+        if let Some(st) = self.status.get_mut(i) {
+            *st = s;
+        }
+        Some(s)
+    }
+
     /// A visit of guarded sequence `i` ([`Leaf::Guarded`]: its guard is node `i + 1`, `expr`
     /// and `test`) decided here when its guard fails, as [`Self::run`] would visit it while
     /// nothing observes or counts (the caller checks that): it runs nothing (state 0, so the
@@ -450,15 +468,22 @@ impl<H: Host> Engine<'_, H> {
         Some(Status::Failure)
     }
 
-    /// A visit of child `k` of node `i`: a condition right here while nothing observes or
-    /// counts (as [`Self::condition`]), any other child in full ([`Self::run`]).
+    /// A visit of child `k` of node `i`: a condition or an action right here while nothing
+    /// observes or counts (as [`Self::condition`], [`Self::action`]), any other child in full
+    /// ([`Self::run`]).
     #[inline(always)]
     fn visit_kid(&mut self, i: usize, k: usize) -> Status {
-        if !self.observing
-            && let Some(&Leaf::Condition { node, expr, test }) = self.tree.kid_leaves(i).get(k)
-            && let Some(s) = self.condition(node as usize, expr, test)
-        {
-            return s;
+        if !self.observing {
+            let hit = match self.tree.kid_leaves(i).get(k) {
+                Some(&Leaf::Condition { node, expr, test }) => {
+                    self.condition(node as usize, expr, test)
+                }
+                Some(&Leaf::Action { node }) => self.action(node as usize),
+                _ => None,
+            };
+            if let Some(s) = hit {
+                return s;
+            }
         }
         self.run(self.tree.child(i, k))
     }
@@ -832,7 +857,56 @@ impl<H: Host> Engine<'_, H> {
                     Status::Failure
                 }
             }
+            Op::Subtree { .. } => {
+                if count == 0 {
+                    Status::Failure
+                } else {
+                    kid!(self, i, 0)
+                }
+            }
             &Op::Condition { expr, test } => status_of(holds(self.host, expr, test)),
+            Op::InArea { .. }
+            | Op::TimeWindow { .. }
+            | Op::HasMessage { .. }
+            | Op::Chance { .. }
+            | Op::MoveTo { .. }
+            | Op::Wait { .. }
+            | Op::Set { .. }
+            | Op::Send { .. }
+            | Op::Receive { .. }
+            | Op::WaitMessage { .. }
+            | Op::Animate { .. }
+            | Op::Say { .. }
+            | Op::Log { .. }
+            | Op::Request { .. }
+            | Op::GoToChild { .. }
+            | Op::Area(_)
+            | Op::Fail
+            | Op::Converse { .. } => self.act(i),
+        }
+    }
+
+    /// The work of action `i` ([`Op::is_action`]: no children, so no recursion), for
+    /// [`Self::exec`] and for [`Self::action`]: the two most common (`wait`, `set`) right
+    /// here, the others in [`Self::action_op`].
+    #[inline(always)]
+    fn act(&mut self, i: usize) -> Status {
+        match self.tree.nodes[i].op {
+            Op::Wait { ticks } => self.timed(i, ticks),
+            Op::Set { var, value } => {
+                self.host.set(var, value);
+                Status::Success
+            }
+            _ => self.action_op(i),
+        }
+    }
+
+    /// The work of the actions but `wait` and `set` ([`Self::act`]). Not inlined: the
+    /// recursive visit stays small.
+    #[inline(never)]
+    fn action_op(&mut self, i: usize) -> Status {
+        let n = &self.tree.nodes[i];
+        match &n.op {
             &Op::InArea { area } => status_of(self.host.in_area(area)),
             &Op::TimeWindow { from, to } => {
                 let h = self.host.hour();
@@ -850,11 +924,6 @@ impl<H: Host> Engine<'_, H> {
                     self.host.stop_moving();
                 }
                 s
-            }
-            &Op::Wait { ticks } => self.timed(i, ticks),
-            &Op::Set { var, value } => {
-                self.host.set(var, value);
-                Status::Success
             }
             &Op::Send { to, inbox, message } => status_of(self.host.send(to, inbox, message)),
             &Op::Receive {
@@ -898,13 +967,6 @@ impl<H: Host> Engine<'_, H> {
                 self.host.log(text);
                 Status::Success
             }
-            Op::Subtree { .. } => {
-                if count == 0 {
-                    Status::Failure
-                } else {
-                    kid!(self, i, 0)
-                }
-            }
             &Op::Request { req } => self.host.request(i, req),
             &Op::GoToChild { kind, choose } => {
                 let s = self.host.go_to_child(kind, choose, &mut self.state[i]);
@@ -934,11 +996,28 @@ impl<H: Host> Engine<'_, H> {
                     Status::Running
                 }
             }
+            // `act` does these.
+            Op::Wait { .. } | Op::Set { .. } => Status::Failure,
+            // Not actions: `exec` visits them, never this function.
+            Op::Sequence { .. }
+            | Op::Selector { .. }
+            | Op::Parallel { .. }
+            | Op::RandomSelector { .. }
+            | Op::Inverter
+            | Op::ForceSuccess
+            | Op::ForceFailure
+            | Op::Repeat { .. }
+            | Op::Retry { .. }
+            | Op::Cooldown { .. }
+            | Op::Timeout { .. }
+            | Op::Guard { .. }
+            | Op::Subtree { .. }
+            | Op::Condition { .. } => Status::Failure,
         }
     }
 
     /// Running for `ticks` ticks from the first visit, then Success.
-    #[inline]
+    #[inline(always)]
     fn timed(&mut self, i: usize, ticks: u64) -> Status {
         let now = self.host.now();
         if self.state[i] == 0 {
