@@ -657,7 +657,7 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         drawn.push(x.to_screen(at));
     }
     for (i, npc) in w.npcs.iter().enumerate() {
-        let (Some(&s), Some(target), false) = (drawn.get(i), npc.target(), npc.removed) else {
+        let (Some(&s), Some(target), false) = (drawn.get(i), npc.target(), npc.removed()) else {
             continue;
         };
         let t = x.to_screen(target);
@@ -681,7 +681,7 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
     let mut marks = Vec::with_capacity(w.npcs.len());
     for (i, npc) in w.npcs.iter().enumerate() {
         let Some(&s) = drawn.get(i) else { continue };
-        if npc.removed {
+        if npc.removed() {
             continue;
         }
         let name = aliases.shown_name(&w.npc_name(p, i as u32));

@@ -56,12 +56,12 @@ pub struct Npc {
     /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
     pub serial: u32,
     /// Removed from the world (or a prototype never placed): no tree, no movement. Set
-    /// through [`World::set_removed`].
-    pub removed: bool,
+    /// through [`World::set_removed`] (read it with [`Npc::removed`]).
+    pub(crate) removed: bool,
     /// Its health reached 0: its tree is halted, it does not move, it holds no behavior, it
     /// stands in no area and takes part in no conversation; it stays dead. Set through
-    /// [`World::set_dead`].
-    pub dead: bool,
+    /// [`World::set_dead`] (read it with [`Npc::dead`]).
+    pub(crate) dead: bool,
     pub health: f64,
     /// Items carried, sorted.
     pub items: Vec<Sym>,
@@ -73,6 +73,16 @@ impl Npc {
     /// Where it is walking to, if anywhere.
     pub fn target(&self) -> Option<Vec2> {
         self.target
+    }
+
+    /// Removed from the world (or a prototype never placed).
+    pub fn removed(&self) -> bool {
+        self.removed
+    }
+
+    /// Its health reached 0.
+    pub fn dead(&self) -> bool {
+        self.dead
     }
 
     /// In the world and not dead: its tree runs, it moves, it stands in areas.
