@@ -9,26 +9,39 @@
 //! (`not_after`, then the caller's id), and every per-node array is in that order, so nodes
 //! due together lie together. The two calendars of the paper are cursors over fixed orders
 //! computed once with the graph: deadlines walk the internal order itself, window starts walk
-//! `by_start` (the nodes by `not_before`, then id); a node waiting for its window is simply
-//! `Queued` until the start cursor reaches it. No call allocates. The nodes below the deadline
-//! cursor have all been settled (none is blocked or queued any more), so an edge into one is
-//! skipped without touching its target. The edges a dependency's target is reached by carry
-//! what a death needs of it (its caller id, its own edges), and the states are one byte per
-//! node, so a chain of deaths through unrelated dates reads, per node, its state byte and its
-//! edges, nothing else. Callers see only their own ids: every method takes and returns them,
-//! and the changes, the open list, the states and the hash are the same whatever the
-//! internal order.
+//! `by_start` (the nodes by `not_before`, then id, each with its date); a node waiting for its
+//! window is simply `Queued` until the start cursor reaches it. No call allocates. The nodes
+//! below the deadline cursor have all been settled (none is blocked or queued any more), so an
+//! edge into one is skipped without touching its target. The edges a dependency's target is
+//! reached by carry what a death needs of it (its caller id, its own edges), and the states
+//! are one byte per node, so a chain of deaths through unrelated dates reads, per node, its
+//! state byte and its edges, nothing else. The out-edge lists are not in internal order but
+//! in the order a chain of deaths reads them (`walk_order`): most deaths come in large
+//! cascades through the graph (a death kills every blocked node that waits on it, and those
+//! kill theirs), and the lists of a cascade then lie mostly one after another instead of one
+//! line anywhere in the graph per node. Callers see only their own ids: every method takes
+//! and returns them, and the changes, the open list, the states and the hash are the same
+//! whatever the internal order.
 
 use std::sync::Arc;
 
-/// A node's fixed data, in internal order (one record per node, plus a sentinel).
+/// A node's fixed data, in internal order.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    not_before: i64,
-    /// Out-edges: `edges[out_start..next node's out_start]`.
+    /// Out-edges: `edges[out_start..out_end]` (the lists are laid out in walk order, see
+    /// `walk_order`, not in internal order).
     out_start: u32,
+    out_end: u32,
     /// The caller's id.
     ext: u32,
+}
+
+/// A window start, in the start calendar.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    not_before: i64,
+    /// The internal id.
+    node: u32,
 }
 
 /// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
@@ -65,15 +78,17 @@ struct Ids {
 /// A dependency graph over nodes `0..n` (the caller's ids), compiled once and shared.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    /// Internal order (by `not_after`, then caller id); `nodes[n]` is a sentinel.
+    /// Internal order (by `not_after`, then caller id).
     nodes: Vec<Node>,
+    /// `not_before` of each internal node.
+    not_before: Vec<i64>,
     /// `not_after` of each internal node (nondecreasing).
     not_after: Vec<i64>,
     /// Number of in-edges of each internal node.
     indeg: Vec<u32>,
     edges: Vec<Edge>,
     /// Internal nodes by `not_before`, then caller id (the start calendar).
-    by_start: Vec<u32>,
+    by_start: Vec<Start>,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -107,34 +122,56 @@ impl Graph {
         for i in 0..n {
             count[i + 1] += count[i];
         }
-        let nodes: Vec<Node> = (0..=n)
-            .map(|i| Node {
-                not_before: ext.get(i).map_or(0, |&e| windows[e as usize].0),
-                out_start: count[i],
-                ext: ext.get(i).copied().unwrap_or(u32::MAX),
-            })
-            .collect();
-        // Each source's edges in the order given (the order `ended` visits them).
-        let mut fill = count;
-        let mut out = vec![Edge::default(); edges.len()];
+        // Each source's edges in the order given (the order `ended` visits them), by source
+        // in internal order: (target, needs success).
+        let mut fill = count.clone();
+        let mut by_source = vec![(0u32, false); edges.len()];
         for &(s, t, ok) in edges {
             let s = internal[s as usize] as usize;
-            let t = internal[t as usize] as usize;
-            out[fill[s] as usize] = Edge {
-                to: t as u32 | if ok { NEEDS_SUCCESS } else { 0 },
-                ext: nodes[t].ext,
-                out_start: nodes[t].out_start,
-                out_end: nodes[t + 1].out_start,
-            };
+            by_source[fill[s] as usize] = (internal[t as usize], ok);
             fill[s] += 1;
         }
-        let mut keyed: Vec<(i64, u32, u32)> = (0..n)
-            .map(|i| (nodes[i].not_before, nodes[i].ext, i as u32))
+        let of = |i: usize| &by_source[count[i] as usize..count[i + 1] as usize];
+        // The lists laid out in walk order.
+        let mut nodes: Vec<Node> = ext
+            .iter()
+            .map(|&e| Node {
+                out_start: 0,
+                out_end: 0,
+                ext: e,
+            })
             .collect();
+        let order = walk_order(&indeg, of);
+        let mut at = 0u32;
+        for &i in &order {
+            let node = &mut nodes[i as usize];
+            node.out_start = at;
+            at += of(i as usize).len() as u32;
+            node.out_end = at;
+        }
+        let mut out = Vec::with_capacity(edges.len());
+        for &i in &order {
+            out.extend(of(i as usize).iter().map(|&(t, ok)| {
+                let target = nodes[t as usize];
+                Edge {
+                    to: t | if ok { NEEDS_SUCCESS } else { 0 },
+                    ext: target.ext,
+                    out_start: target.out_start,
+                    out_end: target.out_end,
+                }
+            }));
+        }
+        let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
+        let mut keyed: Vec<(i64, u32, u32)> =
+            (0..n).map(|i| (not_before[i], ext[i], i as u32)).collect();
         keyed.sort_unstable();
-        let by_start: Vec<u32> = keyed.iter().map(|&(_, _, i)| i).collect();
+        let by_start = keyed
+            .iter()
+            .map(|&(not_before, _, node)| Start { not_before, node })
+            .collect();
         Graph {
             not_after: ext.iter().map(|&e| windows[e as usize].1).collect(),
+            not_before,
             nodes,
             indeg,
             edges: out,
@@ -153,7 +190,7 @@ impl Graph {
         self.ids.internal.is_empty()
     }
     pub fn not_before(&self, n: u32) -> i64 {
-        self.nodes[self.ids.internal[n as usize] as usize].not_before
+        self.not_before[self.ids.internal[n as usize] as usize]
     }
     pub fn not_after(&self, n: u32) -> i64 {
         self.not_after[self.ids.internal[n as usize] as usize]
@@ -165,22 +202,53 @@ impl Graph {
             .map(|e| (self.nodes[e.target() as usize].ext, e.needs_success()))
     }
     fn edges_of(&self, i: u32) -> &[Edge] {
-        let a = self.nodes[i as usize].out_start as usize;
-        let b = self.nodes[i as usize + 1].out_start as usize;
-        &self.edges[a..b]
+        let node = self.nodes[i as usize];
+        &self.edges[node.out_start as usize..node.out_end as usize]
     }
     fn ext(&self, i: u32) -> u32 {
         self.nodes[i as usize].ext
     }
     /// An edge into internal node `i` (what `kill` needs of it), with any outcome.
     fn target(&self, i: u32) -> Edge {
+        let node = self.nodes[i as usize];
         Edge {
             to: i,
-            ext: self.nodes[i as usize].ext,
-            out_start: self.nodes[i as usize].out_start,
-            out_end: self.nodes[i as usize + 1].out_start,
+            ext: node.ext,
+            out_start: node.out_start,
+            out_end: node.out_end,
         }
     }
+}
+
+/// The order the out-edge lists are laid out in: the order a death's walk reads them
+/// (`Tracker::propagate_death`: a node's targets found in edge order, the last found read
+/// first), from each node without dependencies in internal order, then from any node not
+/// reached yet. A cascade of deaths then reads the lists mostly one after another instead
+/// of one line anywhere in the graph per node. Every internal node once: a permutation of
+/// `0..indeg.len()`.
+fn walk_order<'a>(indeg: &[u32], of: impl Fn(usize) -> &'a [(u32, bool)]) -> Vec<u32> {
+    let n = indeg.len();
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut stack = Vec::new();
+    let roots = (0..n).filter(|&i| indeg[i] == 0);
+    for r in roots.chain(0..n) {
+        if seen[r] {
+            continue;
+        }
+        seen[r] = true;
+        stack.push(r as u32);
+        while let Some(x) = stack.pop() {
+            order.push(x);
+            for &(t, _) in of(x as usize) {
+                if !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    order
 }
 
 /// Where a node is in its life.
@@ -312,8 +380,11 @@ impl Tracker {
         }
         // Windows started by `date`, by start then id: the queued ones open (or die, if their
         // window closed too).
-        while let Some(&i) = g.by_start.get(self.starts)
-            && g.nodes[i as usize].not_before <= date
+        while let Some(&Start {
+            not_before,
+            node: i,
+        }) = g.by_start.get(self.starts)
+            && not_before <= date
         {
             self.starts += 1;
             if self.state[i as usize] == NodeState::Queued {
@@ -391,7 +462,7 @@ impl Tracker {
         let i = t.target() as usize;
         if g.not_after[i] < self.date {
             self.kill(g, t);
-        } else if g.nodes[i].not_before > self.date {
+        } else if g.not_before[i] > self.date {
             self.state[i] = NodeState::Queued;
         } else {
             self.open_node(g, t.target());
@@ -472,5 +543,103 @@ impl Tracker {
         for &o in &self.open {
             h(o as u64);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// A random graph over `n` nodes: windows, and edges between any nodes (cycles, self
+    /// loops and repeated edges included: `Graph::new` takes what it is given).
+    fn random_graph(rng: &mut rand_chacha::ChaCha8Rng, n: u32) -> Graph {
+        let windows = (0..n)
+            .map(|_| {
+                let nb = rng.random_range(0..50);
+                (nb, nb + rng.random_range(0..20))
+            })
+            .collect();
+        let edges: Vec<(u32, u32, bool)> = (0..rng.random_range(0..3 * n + 1))
+            .map(|_| {
+                (
+                    rng.random_range(0..n),
+                    rng.random_range(0..n),
+                    rng.random::<bool>(),
+                )
+            })
+            .collect();
+        let g = Graph::new(windows, &edges);
+        // Each node's out-edges are the ones given, in the order given, whatever the layout.
+        for s in 0..n {
+            let given: Vec<(u32, bool)> = edges
+                .iter()
+                .filter(|e| e.0 == s)
+                .map(|&(_, t, ok)| (t, ok))
+                .collect();
+            assert_eq!(g.out_edges(s).collect::<Vec<_>>(), given, "node {s}");
+        }
+        g
+    }
+
+    /// The out-edge lists are laid out once each: every node's range is its own, the ranges
+    /// tile the edge array, and each edge carries its target's range and caller id.
+    #[test]
+    fn the_edge_lists_tile_the_edges_once() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for n in [1, 2, 5, 40, 300] {
+            let g = random_graph(&mut rng, n);
+            let mut ranges: Vec<(u32, u32)> =
+                g.nodes.iter().map(|v| (v.out_start, v.out_end)).collect();
+            ranges.sort_unstable();
+            let mut at = 0;
+            for (a, b) in ranges {
+                assert_eq!(a, at);
+                at = b;
+            }
+            assert_eq!(at as usize, g.edges.len());
+            for e in &g.edges {
+                let t = g.nodes[e.target() as usize];
+                assert_eq!(
+                    (e.out_start, e.out_end, e.ext),
+                    (t.out_start, t.out_end, t.ext)
+                );
+            }
+        }
+    }
+
+    /// The walk order is a permutation of the nodes, even on graphs with cycles or nodes no
+    /// root reaches.
+    #[test]
+    fn the_walk_order_is_a_permutation() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+        for n in [0usize, 1, 3, 50, 400] {
+            let indeg: Vec<u32> = (0..n).map(|_| rng.random_range(0..3)).collect();
+            let lists: Vec<Vec<(u32, bool)>> = (0..n)
+                .map(|_| {
+                    (0..rng.random_range(0..4))
+                        .map(|_| (rng.random_range(0..n as u32), true))
+                        .collect()
+                })
+                .collect();
+            let mut order = walk_order(&indeg, |i| &lists[i]);
+            order.sort_unstable();
+            assert_eq!(order, (0..n as u32).collect::<Vec<_>>());
+        }
+    }
+
+    /// A chain of dependencies whose deadlines run backwards (so internal order runs against
+    /// the chain) has its edge lists laid out along the chain: a cascade down it reads them
+    /// one after another.
+    #[test]
+    fn a_chain_of_dependencies_is_laid_out_along_the_chain() {
+        let n = 50u32;
+        let windows = (0..n).map(|v| (0, 100 - v as i64)).collect();
+        let edges: Vec<(u32, u32, bool)> = (1..n).map(|v| (v - 1, v, true)).collect();
+        let g = Graph::new(windows, &edges);
+        let starts: Vec<u32> = (0..n - 1)
+            .map(|v| g.nodes[g.ids.internal[v as usize] as usize].out_start)
+            .collect();
+        assert_eq!(starts, (0..n - 1).collect::<Vec<_>>());
     }
 }
