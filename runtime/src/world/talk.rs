@@ -372,6 +372,8 @@ pub(crate) struct Scratch {
     pub(crate) stamp: u32,
     pub(crate) items: Vec<u32>,
     pub(crate) next: Vec<u32>,
+    /// Each listed character's bucket, while the grid is built.
+    pub(crate) buckets: Vec<u32>,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
@@ -379,6 +381,8 @@ pub(crate) struct Scratch {
     pub(crate) hist: Vec<u32>,
     pub(crate) taken: HashSet<u32>,
     pub(crate) root_label: Vec<u32>,
+    /// The characters with a turn this tick (`systems::talk::step`).
+    pub(crate) due: Vec<u32>,
 }
 
 impl TalkState {

@@ -51,8 +51,19 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     s.mask = size - 1;
     s.items.clear();
     s.next.clear();
+    // Each character's bucket first (a pass in order over positions), then the lists, with
+    // the heads a few characters ahead fetched while one is linked (they lie anywhere in a
+    // table sized by the number of NPCs).
+    s.buckets.clear();
     for &i in &t.layer {
-        let b = bucket(s, cell_of(s, w.pos[i as usize]));
+        s.buckets
+            .push(bucket(s, cell_of(s, w.pos[i as usize])) as u32);
+    }
+    for (k, &i) in t.layer.iter().enumerate() {
+        if let Some(&a) = s.buckets.get(k + super::AHEAD) {
+            super::prefetch(&s.heads[a as usize]);
+        }
+        let b = s.buckets[k] as usize;
         let k = s.items.len() as u32;
         s.items.push(i);
         s.next.push(END);

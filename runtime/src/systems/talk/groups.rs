@@ -26,7 +26,16 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     for &i in &layer {
         s.parent[i as usize] = i;
     }
-    for &i in &layer {
+    for (k, &i) in layer.iter().enumerate() {
+        // The views of the characters a few steps ahead, fetched while this one is joined.
+        if let Some(&a) = layer.get(k + AHEAD) {
+            let a = &t.chars[a as usize];
+            prefetch(a);
+            prefetch(&a.members);
+        }
+        if let Some(&a) = layer.get(k + AHEAD / 2) {
+            prefetch(t.chars[a as usize].members.as_ptr());
+        }
         let i = i as usize;
         let c = &t.chars[i];
         for m in &c.members {
