@@ -3,10 +3,11 @@
 //! what NPCs received).
 
 use crate::program::Program;
-use crate::systems::{effects, talk};
+use crate::systems::effects;
 use crate::trace::Out;
 use crate::value::EntityId;
 use crate::world::World;
+use crate::world::mem::prefetch;
 
 /// How many messages ahead the recipients' inboxes are fetched.
 const AHEAD: usize = 8;
@@ -21,12 +22,12 @@ pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
         if let Some(&(EntityId::Npc(n), _, _)) = outbox.get(k + AHEAD)
             && let Some(npc) = w.npcs.get(n as usize)
         {
-            talk::prefetch(&npc.inboxes);
+            prefetch(&npc.inboxes);
         }
         if let Some(&(EntityId::Npc(n), _, _)) = outbox.get(k + AHEAD / 2)
             && let Some(npc) = w.npcs.get(n as usize)
         {
-            talk::prefetch(npc.inboxes.as_ptr());
+            prefetch(npc.inboxes.as_ptr());
         }
         let (to, inbox, m) = outbox[k];
         effects::deliver(p, w, to, inbox, m, out);

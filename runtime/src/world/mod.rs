@@ -7,6 +7,7 @@ pub mod areas;
 pub(crate) mod bits;
 pub mod env;
 pub(crate) mod hash;
+pub(crate) mod mem;
 pub mod minds;
 pub mod nav;
 pub mod story;

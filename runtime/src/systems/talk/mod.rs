@@ -46,6 +46,7 @@ use crate::program::Program;
 use crate::program::casts::{CastInfo, Msg};
 use crate::trace::{Out, TraceEvent};
 use crate::value::{EntityId, Vec2};
+use crate::world::mem::prefetch;
 use crate::world::talk::*;
 use crate::world::{MAX_INBOX, Message, World};
 use grid::*;
@@ -445,20 +446,6 @@ impl Cx<'_, '_, '_> {
 const AHEAD: usize = 8;
 /// The cache lines of a [`Char`] that a turn reads (see its layout).
 const HOT_LINES: usize = 4;
-
-/// Asks the processor to bring the cache line at `p` in (a hint; nothing elsewhere).
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults, whatever the address, and changes nothing the program
-    // can observe; `_mm_prefetch` is `unsafe` only for its target feature (SSE), which every
-    // x86-64 processor has.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 fn discard_all(p: &Program, w: &mut World) {
     w.talk.mail.iter_mut().for_each(|m| *m = false);
