@@ -287,9 +287,9 @@ macro_rules! kid {
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
 /// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
-/// whose guard fails ([`Engine::guard_fails`]). Moves `k` to the child visited last and gives its status;
-/// `None` at the end of `kids`. If the tick is being cut short, returns from the calling
-/// `exec` at once (as `child!`).
+/// whose guard fails ([`Engine::guard_fails`]). Moves `k` to the child visited last and
+/// gives its status; `None` at the end of `kids`. If the tick is being cut short, returns
+/// from the calling `exec` at once (as `child!`).
 macro_rules! next_child {
     ($e:ident, $kids:expr, $leaves:expr, $k:ident, $pass:expr) => {{
         let kids: &[u32] = $kids;
