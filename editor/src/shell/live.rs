@@ -135,9 +135,10 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
             ui.label(tree.map_or("—", |t| t.id.as_str()));
             ui.end_row();
             ui.label(RichText::new("status").weak());
+            let status = w.last_status(i);
             ui.label(
-                RichText::new(w.last_status(i).name())
-                    .color(status_color(w.last_status(i)))
+                RichText::new(status.name())
+                    .color(status_color(status))
                     .strong(),
             );
             ui.end_row();
