@@ -220,7 +220,8 @@ pub enum Op {
 impl Op {
     /// Whether the op is an action: it never has children, so its visit never recurses
     /// (everything but the composites, the decorators, `Subtree` and `Condition`). The
-    /// engine runs these through one function of their own (`Engine::action_op`).
+    /// engine visits them in their parent's loop (`Leaf::Action`) and runs them out of its
+    /// recursive visit (`Engine::act`).
     pub fn is_action(&self) -> bool {
         match self {
             Op::Sequence { .. }

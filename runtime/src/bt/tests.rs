@@ -62,6 +62,11 @@ fn counter(s: &Session, name: &str) -> i64 {
     s.world().counters[slot]
 }
 
+/// Whether a tree was cut off for spending its visit budget.
+fn cut_off(s: &Session) -> bool {
+    s.problems().iter().any(|p| p.contains("cut off"))
+}
+
 fn root_status(s: &Session) -> Status {
     s.world().last_status(0)
 }
@@ -480,8 +485,7 @@ fn conditions_in_a_row_spend_one_visit_each() {
         let mut s = session_with_budget(root, AB, budget);
         set(&mut s, "a", Value::Bool(true));
         s.step();
-        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
-        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
         if !cut {
             assert_eq!(root_status(&s), Status::Running, "budget {budget}");
             assert_eq!(status(&s, "c6"), Status::Success, "budget {budget}");
@@ -501,8 +505,7 @@ fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
     for (budget, cut) in [(4, false), (3, true), (2, true)] {
         let mut s = session_with_budget(root, AB, budget);
         s.step();
-        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
-        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
         if !cut {
             assert_eq!(status(&s, "guard"), Status::Failure, "budget {budget}");
             assert_eq!(status(&s, "g"), Status::Failure, "budget {budget}");
@@ -526,8 +529,7 @@ fn actions_in_the_parents_loop_spend_one_visit_each() {
     for (budget, cut, x, y) in [(6, false, 2, 1), (5, true, 2, 1), (3, true, 2, 0)] {
         let mut s = session_with_budget(root, &board, budget);
         s.step();
-        let cut_off = s.problems().iter().any(|p| p.contains("cut off"));
-        assert_eq!(cut_off, cut, "budget {budget}: {:?}", s.problems());
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
         assert_eq!(var(&s, "x"), Value::Int(x), "budget {budget}");
         assert_eq!(var(&s, "y"), Value::Int(y), "budget {budget}");
         if !cut {
@@ -539,10 +541,15 @@ fn actions_in_the_parents_loop_spend_one_visit_each() {
 
 #[test]
 fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
-    // While nothing observes, conditions, actions and guarded sequences are visited in their
-    // parent's loop (an action under a decorator too); a traced session visits every node in full. Both play the same ticks:
-    // same statuses, same world, for every combination of the inputs over time.
+    // While nothing observes, conditions, actions and guarded sequences are visited in
+    // their parent's loop (an action and a guarded sequence under a decorator too); a traced
+    // session visits every node in full. Both play the same ticks: same statuses, same
+    // world, for every combination of the inputs over time.
     let root = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
+        {"id": "note", "type": "force_failure", "children": [
+            {"id": "n_seq", "type": "sequence", "children": [
+                {"id": "n_g", "type": "condition", "expr": "b"},
+                {"id": "n_set", "type": "set", "var": "y", "value": "5"}]}]},
         {"id": "flee", "type": "sequence", "reactive": true, "children": [
             {"id": "f_g", "type": "condition", "expr": "x > 8"},
             {"id": "f_set", "type": "set", "var": "y", "value": "1"},
@@ -563,8 +570,9 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
                 {"id": "i_set", "type": "set", "var": "y", "value": "4"}]},
             {"id": "i_w", "type": "wait", "seconds": 100}]}]}"#;
     let ids = [
-        "root", "flee", "f_g", "f_set", "f_w", "eat", "e_g", "e_g2", "e_set", "e_w", "work", "w_g",
-        "w_inv", "w_c", "w_set", "w_w", "idle", "i_fs", "i_set", "i_w",
+        "root", "note", "n_seq", "n_g", "n_set", "flee", "f_g", "f_set", "f_w", "eat", "e_g",
+        "e_g2", "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "idle", "i_fs",
+        "i_set", "i_w",
     ];
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
     let mut fast = session(root, &board);
