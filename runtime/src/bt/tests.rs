@@ -515,6 +515,32 @@ fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
 }
 
 #[test]
+fn guarded_sequences_in_a_row_spend_two_visits_each() {
+    // The root, two sequences and their failing guards (each decided in the root's loop),
+    // the wait: 6 visits a tick. A budget of 6 lets the tick through, 5 cuts it off at the
+    // wait, 4 at the second guard (that sequence is left to a full visit).
+    let root = r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+        {"id": "g1", "type": "sequence", "reactive": true, "children": [
+            {"id": "guard1", "type": "condition", "expr": "b"},
+            {"id": "inc1", "type": "set", "var": "x", "value": "x + 1"}]},
+        {"id": "g2", "type": "sequence", "children": [
+            {"id": "guard2", "type": "condition", "expr": "b"},
+            {"id": "inc2", "type": "set", "var": "x", "value": "x + 1"}]},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    for (budget, cut) in [(6, false), (5, true), (4, true), (3, true)] {
+        let mut s = session_with_budget(root, AB, budget);
+        s.step();
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
+        if !cut {
+            for id in ["guard1", "g1", "guard2", "g2"] {
+                assert_eq!(status(&s, id), Status::Failure, "{id}, budget {budget}");
+            }
+            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
+        }
+    }
+}
+
+#[test]
 fn actions_in_the_parents_loop_spend_one_visit_each() {
     // The root, two sets and a decorator's set (visited in their parents' loops), the
     // decorator, the wait: 6 visits a tick. A budget of 6 lets the tick through and counts
@@ -542,7 +568,9 @@ fn actions_in_the_parents_loop_spend_one_visit_each() {
 #[test]
 fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
     // While nothing observes, conditions, actions and guarded sequences are visited in
-    // their parent's loop (an action and a guarded sequence under a decorator too); a traced
+    // their parent's loop (guarded sequences in a row with board and host guards, a memory
+    // sequence among them, a condition then a guarded sequence in a sequence; an action and
+    // a guarded sequence under a decorator); a traced
     // session visits every node in full. Both play the same ticks: same statuses, same
     // world, for every combination of the inputs over time.
     let root = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
@@ -565,14 +593,20 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
                 {"id": "w_c", "type": "condition", "expr": "b"}]},
             {"id": "w_set", "type": "set", "var": "y", "value": "3"},
             {"id": "w_w", "type": "wait", "seconds": 0.5}]},
+        {"id": "pair", "type": "sequence", "reactive": true, "children": [
+            {"id": "p_c", "type": "condition", "expr": "a"},
+            {"id": "p_seq", "type": "sequence", "reactive": true, "children": [
+                {"id": "p_g", "type": "condition", "expr": "x < 6"},
+                {"id": "p_set", "type": "set", "var": "y", "value": "6"},
+                {"id": "p_w", "type": "wait", "seconds": 0.1}]}]},
         {"id": "idle", "type": "sequence", "reactive": true, "children": [
             {"id": "i_fs", "type": "force_success", "children": [
                 {"id": "i_set", "type": "set", "var": "y", "value": "4"}]},
             {"id": "i_w", "type": "wait", "seconds": 100}]}]}"#;
     let ids = [
         "root", "note", "n_seq", "n_g", "n_set", "flee", "f_g", "f_set", "f_w", "eat", "e_g",
-        "e_g2", "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "idle", "i_fs",
-        "i_set", "i_w",
+        "e_g2", "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "pair", "p_c",
+        "p_seq", "p_g", "p_set", "p_w", "idle", "i_fs", "i_set", "i_w",
     ];
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
     let mut fast = session(root, &board);

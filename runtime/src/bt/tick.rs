@@ -169,37 +169,12 @@ pub fn tick_nodes<H: Host>(
             paused: false,
         };
     }
-    let mut e = Engine {
-        tree,
-        state,
-        status,
-        host,
-        budget,
-        runaway: None,
-        cut: false,
-        observing: false,
-        host_observing: false,
-        counts: counts.unwrap_or(&[]),
-    };
-    e.host_observing = e.host.observing();
-    e.observing = e.host_observing || !e.counts.is_empty();
-    let status = e.run(0);
-    let visits = budget - e.budget;
-    let runaway = e.runaway;
-    let paused = e.cut && runaway.is_none();
-    if runaway.is_some() {
-        e.cut = false;
-        e.halt(0);
-    }
-    TickOutcome {
-        status: if e.cut || runaway.is_some() {
-            Status::Failure
-        } else {
-            status
-        },
-        visits,
-        runaway,
-        paused,
+    let counts = counts.unwrap_or(&[]);
+    let host_observing = host.observing();
+    if host_observing || !counts.is_empty() {
+        Engine::<H, true>::new(tree, state, status, host, budget, counts, host_observing).tick()
+    } else {
+        Engine::<H, false>::new(tree, state, status, host, budget, counts, false).tick()
     }
 }
 
@@ -224,24 +199,17 @@ pub fn halt_nodes<H: Host>(
     if node >= tree.nodes.len() || !fits(tree, state, status) {
         return;
     }
-    let mut e = Engine {
-        tree,
-        state,
-        status,
-        host,
-        budget: 0,
-        runaway: None,
-        cut: false,
-        observing: false,
-        host_observing: false,
-        counts: &[],
-    };
-    e.host_observing = e.host.observing();
-    e.observing = e.host_observing;
-    e.halt(node);
+    if host.observing() {
+        Engine::<H, true>::new(tree, state, status, host, 0, &[], true).halt(node);
+    } else {
+        Engine::<H, false>::new(tree, state, status, host, 0, &[], false).halt(node);
+    }
 }
 
-struct Engine<'a, H> {
+/// The engine of one tick (or halt). `OBS`: whether a visit reports or counts anything
+/// (`host.observing()` or counting), fixed for the whole tick, so that the engine is
+/// compiled twice: the unobserved one carries none of the observing code.
+struct Engine<'a, H, const OBS: bool> {
     tree: &'a Tree,
     state: &'a mut [u64],
     status: &'a mut [Status],
@@ -250,12 +218,71 @@ struct Engine<'a, H> {
     runaway: Option<usize>,
     /// The tick is being cut short (runaway or pause): unwind without touching state.
     cut: bool,
-    /// `host.observing()` or counting: whether a visit reports or counts anything.
-    observing: bool,
-    /// `host.observing()`, read once per tick.
+    /// `host.observing()`, read once per tick (false unless `OBS`).
     host_observing: bool,
-    /// Visit counters of `tree`'s nodes, when counting (else empty).
+    /// Visit counters of `tree`'s nodes, when counting (else empty; empty unless `OBS`).
     counts: &'a [NodeCount],
+}
+
+impl<'a, H: Host, const OBS: bool> Engine<'a, H, OBS> {
+    /// The caller checks `fits` and that `OBS` is `host_observing || !counts.is_empty()`
+    /// (a halt: `host_observing`).
+    fn new(
+        tree: &'a Tree,
+        state: &'a mut [u64],
+        status: &'a mut [Status],
+        host: &'a mut H,
+        budget: u32,
+        counts: &'a [NodeCount],
+        host_observing: bool,
+    ) -> Self {
+        Engine {
+            tree,
+            state,
+            status,
+            host,
+            budget,
+            runaway: None,
+            cut: false,
+            host_observing: OBS && host_observing,
+            counts: if OBS { counts } else { &[] },
+        }
+    }
+
+    /// One tick from the root ([`tick_nodes`]).
+    fn tick(mut self) -> TickOutcome {
+        let budget = self.budget;
+        let status = self.run(0);
+        let visits = budget - self.budget;
+        let runaway = self.runaway;
+        let paused = self.cut && runaway.is_none();
+        if runaway.is_some() {
+            self.cut = false;
+            self.halt(0);
+        }
+        TickOutcome {
+            status: if self.cut || runaway.is_some() {
+                Status::Failure
+            } else {
+                status
+            },
+            visits,
+            runaway,
+            paused,
+        }
+    }
+
+    /// Whether a visit reports or counts anything.
+    #[inline(always)]
+    fn observing(&self) -> bool {
+        OBS
+    }
+
+    /// Whether the host hears visits (`host.observing()`).
+    #[inline(always)]
+    fn hears(&self) -> bool {
+        OBS && self.host_observing
+    }
 }
 
 /// Runs a child; if the tick is being cut short, returns from the calling `exec` at once.
@@ -295,7 +322,7 @@ macro_rules! next_child {
         let kids: &[u32] = $kids;
         let leaves: &[Leaf] = $leaves;
         let hit = match leaves.get($k) {
-            _ if $e.observing => None,
+            _ if $e.observing() => None,
             Some(&Leaf::Condition { node, expr, test }) => {
                 if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
                     pass_conditions(
@@ -414,7 +441,7 @@ fn on_board(board: &[Value], test: Option<BoardTest>) -> Option<bool> {
     board.get(t.slot()).map(|v| t.eval(v))
 }
 
-impl<H: Host> Engine<'_, H> {
+impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     /// A visit of condition node `i` (`expr`, `test`: its [`Leaf::Condition`]) if the budget
     /// allows it, as [`Self::run`] visits one while nothing observes or counts (the caller
     /// checks that); `None` (and nothing done) otherwise.
@@ -489,7 +516,7 @@ impl<H: Host> Engine<'_, H> {
     /// ([`Self::in_loop`]), any other child in full ([`Self::run`]).
     #[inline(always)]
     fn visit_kid(&mut self, i: usize, k: usize) -> Status {
-        if !self.observing
+        if !self.observing()
             && let Some(s) = self.in_loop(self.tree.kid_leaves(i).get(k))
         {
             return s;
@@ -503,7 +530,7 @@ impl<H: Host> Engine<'_, H> {
         let old = self.status[i];
         if old != s {
             self.status[i] = s;
-            if self.host_observing {
+            if self.hears() {
                 self.host.on_result(i, old, s);
             }
         }
@@ -530,7 +557,7 @@ impl<H: Host> Engine<'_, H> {
             return Status::Failure;
         }
         self.budget -= 1;
-        if self.host_observing {
+        if self.hears() {
             self.host.on_enter(i, self.status[i]);
             if self.host.stop_requested() {
                 self.cut = true;
@@ -545,16 +572,16 @@ impl<H: Host> Engine<'_, H> {
             self.exec(i)
         };
         // A pause requested inside the node (a nested tree, a world event) cuts here too.
-        if self.cut || (self.host_observing && self.host.stop_requested()) {
+        if self.cut || (self.hears() && self.host.stop_requested()) {
             self.cut = true;
             self.count(i, Status::Idle);
             return Status::Failure;
         }
         let old = self.status[i];
         self.status[i] = s;
-        if self.observing {
+        if self.observing() {
             self.count(i, s);
-            if self.host_observing {
+            if self.hears() {
                 self.host.on_result(i, old, s);
                 if self.host.stop_requested() {
                     self.cut = true;
