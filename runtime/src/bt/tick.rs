@@ -504,10 +504,8 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             return None;
         }
         self.budget -= 2;
-        for n in [i + 1, i] {
-            if let Some(st) = self.status.get_mut(n) {
-                *st = Status::Failure;
-            }
+        if let Some(st) = self.status.get_mut(i..i + 2) {
+            st.fill(Status::Failure);
         }
         Some(Status::Failure)
     }
@@ -723,6 +721,66 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
                 self.state[i] = 0;
                 Status::Failure
             }
+            Op::Parallel { .. }
+            | Op::RandomSelector { .. }
+            | Op::Repeat { .. }
+            | Op::Retry { .. }
+            | Op::Cooldown { .. }
+            | Op::Timeout { .. }
+            | Op::Guard { .. } => self.exec_rare(i),
+            Op::Inverter => match kid!(self, i, 0) {
+                Status::Success => Status::Failure,
+                Status::Failure => Status::Success,
+                s => s,
+            },
+            Op::ForceSuccess => match kid!(self, i, 0) {
+                Status::Running => Status::Running,
+                _ => Status::Success,
+            },
+            Op::ForceFailure => match kid!(self, i, 0) {
+                Status::Running => Status::Running,
+                _ => Status::Failure,
+            },
+            Op::Subtree { .. } => {
+                if count == 0 {
+                    Status::Failure
+                } else {
+                    kid!(self, i, 0)
+                }
+            }
+            &Op::Condition { expr, test } => status_of(holds(self.host, expr, test)),
+            // The actions ([`Op::is_action`]), listed: a `_` arm here cost S3 1.5 % of its
+            // instructions (the recursive visit compiled worse), and a new op must be placed.
+            Op::InArea { .. }
+            | Op::TimeWindow { .. }
+            | Op::HasMessage { .. }
+            | Op::Chance { .. }
+            | Op::MoveTo { .. }
+            | Op::Wait { .. }
+            | Op::Set { .. }
+            | Op::Send { .. }
+            | Op::Receive { .. }
+            | Op::WaitMessage { .. }
+            | Op::Animate { .. }
+            | Op::Say { .. }
+            | Op::Log { .. }
+            | Op::Request { .. }
+            | Op::GoToChild { .. }
+            | Op::Area(_)
+            | Op::Fail
+            | Op::Converse { .. } => self.act(i),
+        }
+    }
+
+    /// The work of the composites and decorators but sequences, selectors, inverters,
+    /// force-success/failure and subtrees ([`Self::exec`]). Not inlined: the recursive visit
+    /// stays small.
+    #[inline(never)]
+    fn exec_rare(&mut self, i: usize) -> Status {
+        let tree = self.tree;
+        let n = &tree.nodes[i];
+        let count = n.child_count as usize;
+        match &n.op {
             &Op::Parallel { success, failure } => {
                 // state: low 32 bits = finished children, high 32 bits = succeeded children.
                 let st = self.state[i];
@@ -807,19 +865,6 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
                     }
                 }
             }
-            Op::Inverter => match kid!(self, i, 0) {
-                Status::Success => Status::Failure,
-                Status::Failure => Status::Success,
-                s => s,
-            },
-            Op::ForceSuccess => match kid!(self, i, 0) {
-                Status::Running => Status::Running,
-                _ => Status::Success,
-            },
-            Op::ForceFailure => match kid!(self, i, 0) {
-                Status::Running => Status::Running,
-                _ => Status::Failure,
-            },
             &Op::Repeat { times } => loop {
                 let s = kid!(self, i, 0);
                 match s {
@@ -893,34 +938,14 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
                     Status::Failure
                 }
             }
-            Op::Subtree { .. } => {
-                if count == 0 {
-                    Status::Failure
-                } else {
-                    kid!(self, i, 0)
-                }
+            // `exec` does the rest.
+            op => {
+                debug_assert!(
+                    false,
+                    "exec_rare is given only the ops it lists, not {op:?}"
+                );
+                Status::Failure
             }
-            &Op::Condition { expr, test } => status_of(holds(self.host, expr, test)),
-            // The actions ([`Op::is_action`]), listed: a `_` arm here cost S3 1.5 % of its
-            // instructions (the recursive visit compiled worse), and a new op must be placed.
-            Op::InArea { .. }
-            | Op::TimeWindow { .. }
-            | Op::HasMessage { .. }
-            | Op::Chance { .. }
-            | Op::MoveTo { .. }
-            | Op::Wait { .. }
-            | Op::Set { .. }
-            | Op::Send { .. }
-            | Op::Receive { .. }
-            | Op::WaitMessage { .. }
-            | Op::Animate { .. }
-            | Op::Say { .. }
-            | Op::Log { .. }
-            | Op::Request { .. }
-            | Op::GoToChild { .. }
-            | Op::Area(_)
-            | Op::Fail
-            | Op::Converse { .. } => self.act(i),
         }
     }
 

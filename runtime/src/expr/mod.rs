@@ -396,8 +396,17 @@ impl TestKind {
 fn float(v: &Value) -> f64 {
     match *v {
         Value::Float(f) => f,
-        other => other.as_f64(),
+        other => not_float(other),
     }
+}
+
+/// [`Value::as_f64`] of a value that is not a float, out of line (and cold), so that a float
+/// test compiles to one tag test before the float is read: inlined, the compiler merges both
+/// matches into one chain of tag tests in declaration order, the float's last.
+#[cold]
+#[inline(never)]
+fn not_float(v: Value) -> f64 {
+    v.as_f64()
 }
 
 /// A bool expression that tests one variable of the blackboard ([`Expr::board_test`]): what
