@@ -295,9 +295,10 @@ pub struct Tree {
     pub nodes: Vec<CNode>,
     /// Child indices, referenced by [`CNode::child_start`]/[`CNode::child_count`].
     pub children: Vec<u32>,
-    /// Beside `children`: what the engine knows of each child without visiting its node
-    /// (whether it is a condition, and its test). Filled by [`Tree::mark_leaves`]; left
-    /// empty, the engine visits every child in full.
+    /// Beside `children`: each child, and what the engine knows of it without visiting its
+    /// node (whether it is a condition, and its test). Filled by [`Tree::mark_leaves`]
+    /// (compiling does it): the engine walks a node's children here, and does not run a
+    /// tree whose leaves are not marked.
     pub leaves: Vec<Leaf>,
 }
 
@@ -307,8 +308,8 @@ pub struct Tree {
 /// children) and a guarded sequence whose guard fails.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Leaf {
-    /// Any other node: visited in full.
-    Node,
+    /// Any other node (`node`, the child's entry in [`Tree::children`]): visited in full.
+    Node { node: u32 },
     /// A condition node (as its `Op::Condition`), and its index (the child's entry in
     /// [`Tree::children`], here so that a run of conditions reads one array).
     Condition {
@@ -327,6 +328,19 @@ pub enum Leaf {
         expr: ExprId,
         test: Option<BoardTest>,
     },
+}
+
+impl Leaf {
+    /// The child's entry in [`Tree::children`] (its node).
+    #[inline(always)]
+    pub fn node(&self) -> u32 {
+        match *self {
+            Leaf::Node { node }
+            | Leaf::Condition { node, .. }
+            | Leaf::Action { node }
+            | Leaf::Guarded { node, .. } => node,
+        }
+    }
 }
 
 impl Tree {
@@ -349,7 +363,7 @@ impl Tree {
                     };
                 }
                 let Some(n) = nodes.get(c as usize) else {
-                    return Leaf::Node;
+                    return Leaf::Node { node: c };
                 };
                 if n.op.is_action() {
                     return Leaf::Action { node: c };
@@ -362,9 +376,9 @@ impl Tree {
                             expr,
                             test,
                         },
-                        None => Leaf::Node,
+                        None => Leaf::Node { node: c },
                     },
-                    _ => Leaf::Node,
+                    _ => Leaf::Node { node: c },
                 }
             })
             .collect();

@@ -1004,3 +1004,31 @@ fn set_writes_an_int_expression_into_a_float_variable_and_reports_each_change_on
         ]
     );
 }
+
+#[test]
+fn every_leaf_names_its_child() {
+    // The engine walks a composite's children through its leaves (`Leaf::node`): each must
+    // be the child at its place, whatever it is (a node, a condition, an action, a guarded
+    // sequence).
+    let s = session(
+        r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+            {"id": "g", "type": "sequence", "children": [
+                {"id": "guard", "type": "condition", "expr": "a"},
+                {"id": "inv", "type": "inverter", "children": [
+                    {"id": "c", "type": "condition", "expr": "b"}]}]},
+            {"id": "c2", "type": "condition", "expr": "b"},
+            {"id": "set", "type": "set", "var": "x", "value": "1"},
+            {"id": "w", "type": "wait", "seconds": 1}]}"#,
+        AB,
+    );
+    let tree = &s.program().trees[0];
+    assert_eq!(tree.leaves.len(), tree.children.len());
+    for (leaf, &child) in tree.leaves.iter().zip(&tree.children) {
+        assert_eq!(leaf.node(), child, "{leaf:?}");
+    }
+    let kinds = |f: fn(&super::Leaf) -> bool| tree.leaves.iter().filter(|l| f(l)).count();
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Node { .. })), 1, "inv");
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Condition { .. })), 3);
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Action { .. })), 2);
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Guarded { .. })), 1);
+}

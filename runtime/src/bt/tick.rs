@@ -178,9 +178,12 @@ pub fn tick_nodes<H: Host>(
     }
 }
 
-/// Whether `state` and `status` have an entry for every node of `tree`.
+/// Whether `state` and `status` have an entry for every node of `tree`, and its leaves are
+/// marked ([`Tree::mark_leaves`]: the engine walks children there).
 fn fits(tree: &Tree, state: &[u64], status: &[Status]) -> bool {
-    state.len() >= tree.nodes.len() && status.len() >= tree.nodes.len()
+    state.len() >= tree.nodes.len()
+        && status.len() >= tree.nodes.len()
+        && tree.leaves.len() == tree.children.len()
 }
 
 /// Halts the subtree at `node` (resetting its state, stopping its actions).
@@ -308,18 +311,17 @@ macro_rules! kid {
     }};
 }
 
-/// Visits child `kids[k]` of a composite that goes on while its children return `pass`
+/// Visits child `leaves[k]` of a composite that goes on while its children return `pass`
 /// (a sequence: Success; a selector: Failure). While nothing observes or counts, a
 /// condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
 /// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
 /// whose guard fails ([`Engine::guard_fails`]). Moves `k` to the child visited last and
-/// gives its status; `None` at the end of `kids`. If the tick is being cut short, returns
+/// gives its status; `None` at the end of `leaves`. If the tick is being cut short, returns
 /// from the calling `exec` at once (as `child!`).
 macro_rules! next_child {
-    ($e:ident, $kids:expr, $leaves:expr, $k:ident, $pass:expr) => {{
-        let kids: &[u32] = $kids;
+    ($e:ident, $leaves:expr, $k:ident, $pass:expr) => {{
         let leaves: &[Leaf] = $leaves;
         let hit = match leaves.get($k) {
             _ if $e.observing() => None,
@@ -342,12 +344,12 @@ macro_rules! next_child {
             // instructions.
             Some(&Leaf::Action { node }) => $e.action(node as usize),
             Some(&Leaf::Guarded { node, expr, test }) => $e.guard_fails(node as usize, expr, test),
-            Some(Leaf::Node) | None => None,
+            Some(Leaf::Node { .. }) | None => None,
         };
         match hit {
             Some(s) => Some(s),
-            None => match kids.get($k) {
-                Some(&c) => Some(child!($e, c as usize)),
+            None => match leaves.get($k) {
+                Some(c) => Some(child!($e, c.node() as usize)),
                 None => None,
             },
         }
@@ -405,7 +407,7 @@ fn pass_conditions<H: Host>(
                     test: None,
                     expr,
                 } => break (node, expr),
-                Leaf::Node | Leaf::Action { .. } | Leaf::Guarded { .. } => break 'run None,
+                Leaf::Node { .. } | Leaf::Action { .. } | Leaf::Guarded { .. } => break 'run None,
             };
             let s = status_of(b);
             if !visit(node, s) {
@@ -470,7 +472,7 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             Leaf::Condition { node, expr, test } => self.condition(node as usize, expr, test),
             Leaf::Action { node } => self.action(node as usize),
             Leaf::Guarded { node, expr, test } => self.guard_fails(node as usize, expr, test),
-            Leaf::Node => None,
+            Leaf::Node { .. } => None,
         }
     }
 
@@ -564,7 +566,9 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             }
         }
         // Conditions are most visits in large trees: keep them off the big `exec` match.
-        let s = if let Op::Condition { expr, test } = self.tree.nodes[i].op {
+        // (Unobserved, a condition is visited in its parent's loop: `exec` has it too.)
+        let s = if let (true, Op::Condition { expr, test }) = (OBS, &self.tree.nodes[i].op) {
+            let (expr, test) = (*expr, *test);
             status_of(holds(self.host, expr, test))
         } else {
             self.exec(i)
@@ -629,10 +633,10 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         let count = n.child_count as usize;
         match &n.op {
             Op::Sequence { reactive: false } => {
-                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
+                let leaves = tree.kid_leaves(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, leaves, k, Status::Success) {
+                    match next_child!(self, leaves, k, Status::Success) {
                         Some(Status::Success) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -649,10 +653,10 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
                 Status::Success
             }
             Op::Selector { reactive: false } => {
-                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
+                let leaves = tree.kid_leaves(i);
                 let mut k = self.state[i] as usize;
                 while k < count {
-                    match next_child!(self, kids, leaves, k, Status::Failure) {
+                    match next_child!(self, leaves, k, Status::Failure) {
                         Some(Status::Failure | Status::Idle) => k += 1,
                         None => break,
                         Some(Status::Running) => {
@@ -671,9 +675,9 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             Op::Sequence { reactive: true } => {
                 // state = index of the running child + 1 (0: none).
                 let prev = self.state[i] as usize;
-                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
+                let leaves = tree.kid_leaves(i);
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, leaves, k, Status::Success) {
+                while let Some(s) = next_child!(self, leaves, k, Status::Success) {
                     match s {
                         Status::Success => k += 1,
                         Status::Running => {
@@ -697,9 +701,9 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             }
             Op::Selector { reactive: true } => {
                 let prev = self.state[i] as usize;
-                let (kids, leaves) = (tree.kids(i), tree.kid_leaves(i));
+                let leaves = tree.kid_leaves(i);
                 let mut k = 0;
-                while let Some(s) = next_child!(self, kids, leaves, k, Status::Failure) {
+                while let Some(s) = next_child!(self, leaves, k, Status::Failure) {
                     match s {
                         Status::Failure | Status::Idle => k += 1,
                         Status::Running => {
