@@ -5,51 +5,49 @@
 //! graph. Removing an open node (launch) is O(1).
 //!
 //! Memory layout (issue 14 item 5: the costs stay flat on graphs of a million events whatever
-//! order the caller numbers them in): the graph numbers its nodes internally by deadline
-//! (`not_after`, then the caller's id), and every per-node array is in that order, so nodes
-//! due together lie together. The two calendars of the paper are cursors over fixed orders
-//! computed once with the graph: deadlines walk the internal order itself, window starts walk
-//! `by_start` (the nodes by `not_before`, then id, each with its date); a node waiting for its
-//! window is simply `Queued` until the start cursor reaches it. No call allocates. The nodes
-//! below the deadline cursor have all been settled (none is blocked or queued any more), so an
-//! edge into one is skipped without touching its target. The edges a dependency's target is
-//! reached by carry what a death needs of it (its caller id, its own edges), and the states
-//! are one byte per node, so a chain of deaths through unrelated dates reads, per node, its
-//! state byte and its edges, nothing else. The out-edge lists are not in internal order but
-//! in the order a chain of deaths reads them (`walk_order`): most deaths come in large
+//! order the caller numbers them in): the graph numbers its nodes internally by window start
+//! (`not_before`, then the caller's id), and every per-node array is in that order, so the
+//! nodes a day opens lie together, and so do the nodes a day's deadlines reach (their windows
+//! started in the few weeks before). The two calendars of the paper are cursors over fixed
+//! orders computed once with the graph: window starts walk the internal order itself,
+//! deadlines walk `by_deadline` (the nodes by `not_after`, then id, each with its date and
+//! caller id); a node waiting for its window is simply `Queued` until the start cursor
+//! reaches it. No call allocates. The states are one byte per node.
+//!
+//! Each out-edge list is laid out twice, for the two ways lists are read. `edges`, in
+//! internal order, serves the node's own calendar and calls: `ended` of the nodes a day
+//! opened, and the deaths and expiries at a deadline, read lists one after another.
+//! `walk_edges` serves the chains of deaths (`propagate_death`): most deaths come in large
 //! cascades through the graph (a death kills every blocked node that waits on it, and those
-//! kill theirs), and the lists of a cascade then lie mostly one after another instead of one
-//! line anywhere in the graph per node. Callers see only their own ids: every method takes
-//! and returns them, and the changes, the open list, the states and the hash are the same
-//! whatever the internal order.
+//! kill theirs), and the lists there are in the order such a walk reads them (`walk_order`),
+//! so a cascade reads them mostly one after another instead of one line anywhere in the graph
+//! per node. The edges carry what a death needs of their target (its caller id, its list in
+//! `walk_edges`), so a chain of deaths reads, per node, its state byte and its edges, nothing
+//! else. Callers see only their own ids: every method takes and returns them, and the changes
+//! (and their order), the open list, the states and the hash are the same whatever the
+//! internal order.
 
 use std::sync::Arc;
 
-/// A node's fixed data, in internal order.
-#[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    /// Out-edges: `edges[out_start..out_end]` (the lists are laid out in walk order, see
-    /// `walk_order`, not in internal order).
-    out_start: u32,
-    out_end: u32,
+/// A deadline, in the deadline calendar.
+#[derive(Clone, Copy, Debug)]
+struct Deadline {
+    not_after: i64,
+    /// The internal id.
+    node: u32,
     /// The caller's id.
     ext: u32,
 }
 
-/// A window start, in the start calendar.
-#[derive(Clone, Copy, Debug)]
-struct Start {
-    not_before: i64,
-    /// The internal id.
-    node: u32,
-}
-
 /// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
-/// bit), with what killing the target needs (its caller id and its own out-edges), so that a
-/// chain of deaths reads one line of edges per node and nothing else of the graph.
+/// bit), with the target's place in the deadline calendar (a target the deadline cursor has
+/// passed is settled: never blocked, skipped without reading its state) and what killing the
+/// target needs (its caller id and its own out-edges in `walk_edges`), so that a chain of
+/// deaths reads one line of edges per node and nothing else of the graph.
 #[derive(Clone, Copy, Debug, Default)]
 struct Edge {
     to: u32,
+    deadline: u32,
     ext: u32,
     out_start: u32,
     out_end: u32,
@@ -78,17 +76,22 @@ struct Ids {
 /// A dependency graph over nodes `0..n` (the caller's ids), compiled once and shared.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    /// Internal order (by `not_after`, then caller id).
-    nodes: Vec<Node>,
-    /// `not_before` of each internal node.
+    /// `not_before` of each internal node (nondecreasing: internal order is by `not_before`,
+    /// then caller id).
     not_before: Vec<i64>,
-    /// `not_after` of each internal node (nondecreasing).
+    /// `not_after` of each internal node.
     not_after: Vec<i64>,
     /// Number of in-edges of each internal node.
     indeg: Vec<u32>,
+    /// Out-edges in internal order: internal node `i`'s are `edges[offsets[i]..offsets[i +
+    /// 1]]`, in the order given.
+    offsets: Vec<u32>,
     edges: Vec<Edge>,
-    /// Internal nodes by `not_before`, then caller id (the start calendar).
-    by_start: Vec<Start>,
+    /// The same lists again, laid out in walk order (see `walk_order`): what the edges'
+    /// `out_start..out_end` point into.
+    walk_edges: Vec<Edge>,
+    /// Internal nodes by `not_after`, then caller id (the deadline calendar).
+    by_deadline: Vec<Deadline>,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -106,7 +109,7 @@ impl Graph {
         );
         // Sorting (key, id) pairs: no lookups while sorting (ids are unique: a total order).
         let mut keyed: Vec<(i64, u32)> =
-            (0..n as u32).map(|e| (windows[e as usize].1, e)).collect();
+            (0..n as u32).map(|e| (windows[e as usize].0, e)).collect();
         keyed.sort_unstable();
         let ext: Vec<u32> = keyed.iter().map(|&(_, e)| e).collect();
         let mut internal = vec![0u32; n];
@@ -114,68 +117,71 @@ impl Graph {
             internal[e as usize] = i as u32;
         }
         let mut indeg = vec![0u32; n];
-        let mut count = vec![0u32; n + 1];
+        let mut offsets = vec![0u32; n + 1];
         for &(s, t, _) in edges {
-            count[internal[s as usize] as usize + 1] += 1;
+            offsets[internal[s as usize] as usize + 1] += 1;
             indeg[internal[t as usize] as usize] += 1;
         }
         for i in 0..n {
-            count[i + 1] += count[i];
+            offsets[i + 1] += offsets[i];
         }
         // Each source's edges in the order given (the order `ended` visits them), by source
         // in internal order: (target, needs success).
-        let mut fill = count.clone();
+        let mut fill = offsets.clone();
         let mut by_source = vec![(0u32, false); edges.len()];
         for &(s, t, ok) in edges {
             let s = internal[s as usize] as usize;
             by_source[fill[s] as usize] = (internal[t as usize], ok);
             fill[s] += 1;
         }
-        let of = |i: usize| &by_source[count[i] as usize..count[i + 1] as usize];
-        // The lists laid out in walk order.
-        let mut nodes: Vec<Node> = ext
-            .iter()
-            .map(|&e| Node {
-                out_start: 0,
-                out_end: 0,
-                ext: e,
-            })
-            .collect();
-        let order = walk_order(&indeg, of);
+        let of = |i: usize| &by_source[offsets[i] as usize..offsets[i + 1] as usize];
+        // Each node's list in `walk_edges`.
+        let order = walk_order((0..n).filter(|&i| indeg[i] == 0), n, of);
+        let mut walk_range = vec![(0u32, 0u32); n];
         let mut at = 0u32;
         for &i in &order {
-            let node = &mut nodes[i as usize];
-            node.out_start = at;
-            at += of(i as usize).len() as u32;
-            node.out_end = at;
+            let len = of(i as usize).len() as u32;
+            walk_range[i as usize] = (at, at + len);
+            at += len;
         }
-        let mut out = Vec::with_capacity(edges.len());
-        for &i in &order {
-            out.extend(of(i as usize).iter().map(|&(t, ok)| {
-                let target = nodes[t as usize];
-                Edge {
-                    to: t | if ok { NEEDS_SUCCESS } else { 0 },
-                    ext: target.ext,
-                    out_start: target.out_start,
-                    out_end: target.out_end,
-                }
-            }));
-        }
-        let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
+        let not_after: Vec<i64> = ext.iter().map(|&e| windows[e as usize].1).collect();
         let mut keyed: Vec<(i64, u32, u32)> =
-            (0..n).map(|i| (not_before[i], ext[i], i as u32)).collect();
+            (0..n).map(|i| (not_after[i], ext[i], i as u32)).collect();
         keyed.sort_unstable();
-        let by_start = keyed
+        let mut deadline = vec![0u32; n];
+        for (k, &(_, _, i)) in keyed.iter().enumerate() {
+            deadline[i as usize] = k as u32;
+        }
+        let edge = |&(t, ok): &(u32, bool)| {
+            let (out_start, out_end) = walk_range[t as usize];
+            Edge {
+                to: t | if ok { NEEDS_SUCCESS } else { 0 },
+                deadline: deadline[t as usize],
+                ext: ext[t as usize],
+                out_start,
+                out_end,
+            }
+        };
+        let mut walk_edges = Vec::with_capacity(edges.len());
+        for &i in &order {
+            walk_edges.extend(of(i as usize).iter().map(edge));
+        }
+        let by_deadline = keyed
             .iter()
-            .map(|&(not_before, _, node)| Start { not_before, node })
+            .map(|&(not_after, ext, node)| Deadline {
+                not_after,
+                node,
+                ext,
+            })
             .collect();
         Graph {
-            not_after: ext.iter().map(|&e| windows[e as usize].1).collect(),
-            not_before,
-            nodes,
+            not_before: ext.iter().map(|&e| windows[e as usize].0).collect(),
+            not_after,
             indeg,
-            edges: out,
-            by_start,
+            edges: by_source.iter().map(edge).collect(),
+            offsets,
+            walk_edges,
+            by_deadline,
             ids: Arc::new(Ids {
                 internal,
                 external: ext,
@@ -199,39 +205,35 @@ impl Graph {
     pub fn out_edges(&self, n: u32) -> impl Iterator<Item = (u32, bool)> + '_ {
         self.edges_of(self.ids.internal[n as usize])
             .iter()
-            .map(|e| (self.nodes[e.target() as usize].ext, e.needs_success()))
+            .map(|e| (e.ext, e.needs_success()))
     }
+    /// Internal node `i`'s out-edges, from `edges`.
     fn edges_of(&self, i: u32) -> &[Edge] {
-        let node = self.nodes[i as usize];
-        &self.edges[node.out_start as usize..node.out_end as usize]
+        &self.edges[self.offsets[i as usize] as usize..self.offsets[i as usize + 1] as usize]
+    }
+    /// The out-edges of an edge's target, from `walk_edges`.
+    fn walk_edges_of(&self, e: Edge) -> &[Edge] {
+        &self.walk_edges[e.out_start as usize..e.out_end as usize]
     }
     fn ext(&self, i: u32) -> u32 {
-        self.nodes[i as usize].ext
-    }
-    /// An edge into internal node `i` (what `kill` needs of it), with any outcome.
-    fn target(&self, i: u32) -> Edge {
-        let node = self.nodes[i as usize];
-        Edge {
-            to: i,
-            ext: node.ext,
-            out_start: node.out_start,
-            out_end: node.out_end,
-        }
+        self.ids.external[i as usize]
     }
 }
 
-/// The order the out-edge lists are laid out in: the order a death's walk reads them
+/// The order the lists of `walk_edges` are laid out in: the order a death's walk reads them
 /// (`Tracker::propagate_death`: a node's targets found in edge order, the last found read
-/// first), from each node without dependencies in internal order, then from any node not
-/// reached yet. A cascade of deaths then reads the lists mostly one after another instead
-/// of one line anywhere in the graph per node. Every internal node once: a permutation of
-/// `0..indeg.len()`.
-fn walk_order<'a>(indeg: &[u32], of: impl Fn(usize) -> &'a [(u32, bool)]) -> Vec<u32> {
-    let n = indeg.len();
+/// first), from each of `roots` in turn (the nodes without dependencies), then from any node
+/// not reached yet. A cascade of deaths then reads the lists mostly one after another
+/// instead of one line anywhere in the graph per node. Every node once: a permutation of
+/// `0..n`.
+fn walk_order<'a>(
+    roots: impl Iterator<Item = usize>,
+    n: usize,
+    of: impl Fn(usize) -> &'a [(u32, bool)],
+) -> Vec<u32> {
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
     let mut stack = Vec::new();
-    let roots = (0..n).filter(|&i| indeg[i] == 0);
     for r in roots.chain(0..n) {
         if seen[r] {
             continue;
@@ -296,10 +298,10 @@ pub struct Tracker {
     open: Vec<u32>,
     open_internal: Vec<u32>,
     open_pos: Vec<u32>,
-    /// Start calendar: the windows of `by_start[..starts]` have started.
+    /// Start calendar: the windows of internal nodes `..starts` have started.
     starts: usize,
-    /// Deadline calendar: the windows of internal nodes `..settled` have closed, and none
-    /// of them is blocked or queued.
+    /// Deadline calendar: the windows of `by_deadline[..settled]` have closed, and none of
+    /// them is blocked or queued.
     settled: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
@@ -338,7 +340,7 @@ impl Tracker {
         for &d in &g.doomed {
             let i = g.ids.internal[d as usize];
             if matches!(t.state[i as usize], NodeState::Blocked | NodeState::Queued) {
-                t.kill(g, g.target(i));
+                t.kill_node(g, i);
             }
         }
         t
@@ -373,40 +375,38 @@ impl Tracker {
     pub fn advance(&mut self, g: &Graph, days: i64) {
         self.date = self.date.saturating_add(days.max(0));
         let date = self.date;
-        // Windows closed by `date`: internal nodes `..closed` (internal order is by deadline).
-        let mut closed = self.settled;
-        while g.not_after.get(closed).is_some_and(|&na| na < date) {
-            closed += 1;
-        }
-        // Windows started by `date`, by start then id: the queued ones open (or die, if their
-        // window closed too).
-        while let Some(&Start {
-            not_before,
-            node: i,
-        }) = g.by_start.get(self.starts)
+        // Windows started by `date`, by start then id (internal order): the queued ones open
+        // (or die, if their window closed too).
+        while let Some(&not_before) = g.not_before.get(self.starts)
             && not_before <= date
         {
+            let i = self.starts as u32;
             self.starts += 1;
             if self.state[i as usize] == NodeState::Queued {
-                if (i as usize) < closed {
-                    self.kill(g, g.target(i));
+                if g.not_after[i as usize] < date {
+                    self.kill_node(g, i);
                 } else {
-                    self.open_node(g, i);
+                    self.open_node(i, g.ext(i));
                 }
             }
         }
         // Windows closed, by deadline then id.
-        while self.settled < closed {
-            let i = self.settled as u32;
+        while let Some(&Deadline {
+            not_after,
+            node: i,
+            ext,
+        }) = g.by_deadline.get(self.settled)
+            && not_after < date
+        {
             self.settled += 1;
             match self.state[i as usize] {
                 NodeState::Open => {
                     self.remove_open(i);
                     self.state[i as usize] = NodeState::Expired;
-                    self.changes.push(Change::Expired(g.ext(i)));
-                    self.propagate_death(g, g.target(i));
+                    self.changes.push(Change::Expired(ext));
+                    self.propagate_death(g, g.edges_of(i));
                 }
-                NodeState::Blocked | NodeState::Queued => self.kill(g, g.target(i)),
+                NodeState::Blocked | NodeState::Queued => self.kill_node(g, i),
                 _ => {}
             }
         }
@@ -440,7 +440,8 @@ impl Tracker {
         for &e in g.edges_of(i) {
             let t = e.target();
             // Settled nodes are never blocked: skip them without touching them.
-            if (t as usize) < self.settled || self.state[t as usize] != NodeState::Blocked {
+            if (e.deadline as usize) < self.settled || self.state[t as usize] != NodeState::Blocked
+            {
                 continue;
             }
             if e.needs_success() == success {
@@ -465,14 +466,14 @@ impl Tracker {
         } else if g.not_before[i] > self.date {
             self.state[i] = NodeState::Queued;
         } else {
-            self.open_node(g, t.target());
+            self.open_node(t.target(), t.ext);
         }
     }
 
-    fn open_node(&mut self, g: &Graph, i: u32) {
+    /// Opens internal node `i` (caller id `e`).
+    fn open_node(&mut self, i: u32, e: u32) {
         self.state[i as usize] = NodeState::Open;
         self.open_pos[i as usize] = self.open.len() as u32;
-        let e = g.ext(i);
         self.open.push(e);
         self.open_internal.push(i);
         self.changes.push(Change::Open(e));
@@ -492,19 +493,29 @@ impl Tracker {
     fn kill(&mut self, g: &Graph, t: Edge) {
         self.state[t.target() as usize] = NodeState::Dead;
         self.changes.push(Change::Dead(t.ext));
-        self.propagate_death(g, t);
+        self.propagate_death(g, g.walk_edges_of(t));
     }
 
-    /// The target of `t` will never end: its blocked dependents can never open (each
-    /// node's targets in edge order, then the last one killed first). Reads only the state
-    /// bytes and the edges.
-    fn propagate_death(&mut self, g: &Graph, t: Edge) {
+    /// Marks waiting internal node `i`, reached by its own calendar, dead and everything
+    /// that waits on it.
+    fn kill_node(&mut self, g: &Graph, i: u32) {
+        self.state[i as usize] = NodeState::Dead;
+        self.changes.push(Change::Dead(g.ext(i)));
+        self.propagate_death(g, g.edges_of(i));
+    }
+
+    /// A node whose out-edges are `first` will never end: its blocked dependents can never
+    /// open (each node's targets in edge order, then the last one killed first, its edges
+    /// read from `walk_edges`). Reads only the state bytes and the edges.
+    fn propagate_death(&mut self, g: &Graph, first: &[Edge]) {
         let mut stack = std::mem::take(&mut self.stack);
-        let mut x = t;
+        let mut list = first;
         loop {
-            for &e in &g.edges[x.out_start as usize..x.out_end as usize] {
+            for &e in list {
                 let t = e.target();
-                if (t as usize) >= self.settled && self.state[t as usize] == NodeState::Blocked {
+                if (e.deadline as usize) >= self.settled
+                    && self.state[t as usize] == NodeState::Blocked
+                {
                     self.state[t as usize] = NodeState::Dead;
                     self.changes.push(Change::Dead(e.ext));
                     if e.out_start < e.out_end {
@@ -513,7 +524,7 @@ impl Tracker {
                 }
             }
             match stack.pop() {
-                Some(e) => x = e,
+                Some(e) => list = g.walk_edges_of(e),
                 None => break,
             }
         }
@@ -547,99 +558,5 @@ impl Tracker {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{RngExt, SeedableRng};
-
-    /// A random graph over `n` nodes: windows, and edges between any nodes (cycles, self
-    /// loops and repeated edges included: `Graph::new` takes what it is given).
-    fn random_graph(rng: &mut rand_chacha::ChaCha8Rng, n: u32) -> Graph {
-        let windows = (0..n)
-            .map(|_| {
-                let nb = rng.random_range(0..50);
-                (nb, nb + rng.random_range(0..20))
-            })
-            .collect();
-        let edges: Vec<(u32, u32, bool)> = (0..rng.random_range(0..3 * n + 1))
-            .map(|_| {
-                (
-                    rng.random_range(0..n),
-                    rng.random_range(0..n),
-                    rng.random::<bool>(),
-                )
-            })
-            .collect();
-        let g = Graph::new(windows, &edges);
-        // Each node's out-edges are the ones given, in the order given, whatever the layout.
-        for s in 0..n {
-            let given: Vec<(u32, bool)> = edges
-                .iter()
-                .filter(|e| e.0 == s)
-                .map(|&(_, t, ok)| (t, ok))
-                .collect();
-            assert_eq!(g.out_edges(s).collect::<Vec<_>>(), given, "node {s}");
-        }
-        g
-    }
-
-    /// The out-edge lists are laid out once each: every node's range is its own, the ranges
-    /// tile the edge array, and each edge carries its target's range and caller id.
-    #[test]
-    fn the_edge_lists_tile_the_edges_once() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        for n in [1, 2, 5, 40, 300] {
-            let g = random_graph(&mut rng, n);
-            let mut ranges: Vec<(u32, u32)> =
-                g.nodes.iter().map(|v| (v.out_start, v.out_end)).collect();
-            ranges.sort_unstable();
-            let mut at = 0;
-            for (a, b) in ranges {
-                assert_eq!(a, at);
-                at = b;
-            }
-            assert_eq!(at as usize, g.edges.len());
-            for e in &g.edges {
-                let t = g.nodes[e.target() as usize];
-                assert_eq!(
-                    (e.out_start, e.out_end, e.ext),
-                    (t.out_start, t.out_end, t.ext)
-                );
-            }
-        }
-    }
-
-    /// The walk order is a permutation of the nodes, even on graphs with cycles or nodes no
-    /// root reaches.
-    #[test]
-    fn the_walk_order_is_a_permutation() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
-        for n in [0usize, 1, 3, 50, 400] {
-            let indeg: Vec<u32> = (0..n).map(|_| rng.random_range(0..3)).collect();
-            let lists: Vec<Vec<(u32, bool)>> = (0..n)
-                .map(|_| {
-                    (0..rng.random_range(0..4))
-                        .map(|_| (rng.random_range(0..n as u32), true))
-                        .collect()
-                })
-                .collect();
-            let mut order = walk_order(&indeg, |i| &lists[i]);
-            order.sort_unstable();
-            assert_eq!(order, (0..n as u32).collect::<Vec<_>>());
-        }
-    }
-
-    /// A chain of dependencies whose deadlines run backwards (so internal order runs against
-    /// the chain) has its edge lists laid out along the chain: a cascade down it reads them
-    /// one after another.
-    #[test]
-    fn a_chain_of_dependencies_is_laid_out_along_the_chain() {
-        let n = 50u32;
-        let windows = (0..n).map(|v| (0, 100 - v as i64)).collect();
-        let edges: Vec<(u32, u32, bool)> = (1..n).map(|v| (v - 1, v, true)).collect();
-        let g = Graph::new(windows, &edges);
-        let starts: Vec<u32> = (0..n - 1)
-            .map(|v| g.nodes[g.ids.internal[v as usize] as usize].out_start)
-            .collect();
-        assert_eq!(starts, (0..n - 1).collect::<Vec<_>>());
-    }
-}
+#[path = "tracker_tests.rs"]
+mod tests;

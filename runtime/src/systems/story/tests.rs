@@ -302,7 +302,7 @@ fn expired_and_dead_are_told_apart() {
     assert_eq!(t.state(3), NodeState::Expired);
 }
 
-/// Issue 14 item 5: the tracker numbers its nodes internally by deadline; callers never see
+/// Issue 14 item 5: the tracker numbers its nodes internally by date; callers never see
 /// it. A graph and the same graph under another numbering (reversed, and interleaved) give
 /// the same changes, states and queues each day, mapped through the renumbering (the order
 /// of one day's changes follows the caller's ids, as SPEC §3's tracker always did).
