@@ -346,6 +346,11 @@ pub struct TalkState {
     pub(crate) left: Vec<u32>,
     /// NPCs whose `mail` flag went on since the layer's last step (each once).
     pub(crate) mailed: Vec<u32>,
+    /// By NPC index: each char's `group` label, mirrored in a compact array (kept equal by
+    /// `systems::talk::groups`, the only place labels change): the observation of groups
+    /// reads the old labels here and writes a char's label only when it changed, so that it
+    /// touches one line of each char (its views) instead of three. Derived (not hashed).
+    pub(crate) labels: Vec<u32>,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
@@ -397,6 +402,7 @@ impl TalkState {
             layer: Vec::new(),
             left: Vec::new(),
             mailed: Vec::new(),
+            labels: vec![NONE; npcs],
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),

@@ -29,18 +29,16 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     for (k, &i) in layer.iter().enumerate() {
         // The views of the characters a few steps ahead, fetched while this one is joined.
         if let Some(&a) = layer.get(k + AHEAD) {
-            let a = &t.chars[a as usize];
-            prefetch(a);
-            prefetch(&a.members);
+            prefetch(&t.chars[a as usize].members);
         }
         if let Some(&a) = layer.get(k + AHEAD / 2) {
             prefetch(t.chars[a as usize].members.as_ptr());
         }
         let i = i as usize;
-        let c = &t.chars[i];
-        for m in &c.members {
+        let cast = t.vis[i].cast;
+        for m in &t.chars[i].members {
             let j = m.npc as usize;
-            if j > i && t.vis[j].cast == c.cast && t.chars[j].has(i as u32) {
+            if j > i && t.vis[j].cast == cast && t.chars[j].has(i as u32) {
                 let (a, b) = (find(&mut s.parent, i as u32), find(&mut s.parent, j as u32));
                 if a != b {
                     // The smaller index is the root: roots are each group's first member.
@@ -68,7 +66,7 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         let i = i as usize;
         let r = s.parent[i];
         if s.root_label[r as usize] >= 2 {
-            s.triples.push((t.chars[i].group, r, i as u32));
+            s.triples.push((t.labels[i], r, i as u32));
             if r == i as u32 {
                 groups += 1;
                 size_sum += s.root_label[i] as u64;
@@ -176,13 +174,20 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         }
         k = e;
     }
+    // A char's label is written only when it changed (most stay as they were).
     for &i in &layer {
-        let r = s.parent[i as usize] as usize;
-        t.chars[i as usize].group = s.root_label[r];
+        let i = i as usize;
+        let label = s.root_label[s.parent[i] as usize];
+        if t.labels[i] != label {
+            t.labels[i] = label;
+            t.chars[i].group = label;
+        }
     }
     for &i in &t.left {
-        if t.vis[i as usize].cast == NONE {
-            t.chars[i as usize].group = NONE;
+        let i = i as usize;
+        if t.vis[i].cast == NONE && t.labels[i] != NONE {
+            t.labels[i] = NONE;
+            t.chars[i].group = NONE;
         }
     }
     t.left.clear();

@@ -37,6 +37,8 @@ mod cycle;
 mod grid;
 mod groups;
 #[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
 mod tests;
 mod turns;
 
