@@ -447,7 +447,7 @@ impl Cx<'_, '_, '_> {
 /// How many turns ahead the characters' memory is fetched ([`step`]).
 const AHEAD: usize = 8;
 /// The cache lines of a [`Char`] that a turn reads (see its layout).
-const HOT_LINES: usize = 4;
+const HOT_LINES: usize = 3;
 
 fn discard_all(p: &Program, w: &mut World) {
     w.talk.mail.iter_mut().for_each(|m| *m = false);
