@@ -383,6 +383,17 @@ pub struct TalkState {
     /// reads the old labels here and writes a char's label only when it changed, so that it
     /// touches one line of each char (its views) instead of three. Derived (not hashed).
     pub(crate) labels: Vec<u32>,
+    /// By NPC index: its view's members or its cast changed since groups were last
+    /// observed (`dirty`; those NPCs in `dirtied`, each once), and the ring of the group it
+    /// was in then (the next member, in NPC order, the last one back to the first; itself
+    /// when alone), and how many groups of two or more there were and their summed sizes:
+    /// the observation of groups looks only at what changed (`systems::talk::groups`).
+    /// Derived (not hashed).
+    pub(crate) dirty: Vec<bool>,
+    pub(crate) dirtied: Vec<u32>,
+    pub(crate) ring: Vec<u32>,
+    pub(crate) groups_now: u64,
+    pub(crate) sizes_now: u64,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
@@ -414,12 +425,15 @@ pub(crate) struct Scratch {
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
-    pub(crate) sort_tmp: Vec<(u32, u32, u32)>,
-    pub(crate) hist: Vec<u32>,
     pub(crate) taken: HashSet<u32>,
     pub(crate) root_label: Vec<u32>,
     /// The characters with a turn this tick (`systems::talk::step`).
     pub(crate) due: Vec<u32>,
+    /// The characters an observation of groups looks at, by NPC whether one is, and each
+    /// group's last member while the rings are rebuilt (`systems::talk::groups`).
+    pub(crate) aff: Vec<u32>,
+    pub(crate) in_aff: Vec<bool>,
+    pub(crate) tail: Vec<u32>,
 }
 
 impl TalkState {
@@ -435,6 +449,11 @@ impl TalkState {
             left: Vec::new(),
             mailed: Vec::new(),
             labels: vec![NONE; npcs],
+            dirty: vec![false; npcs],
+            dirtied: Vec::new(),
+            ring: (0..npcs as u32).collect(),
+            groups_now: 0,
+            sizes_now: 0,
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),
@@ -448,6 +467,16 @@ impl TalkState {
         {
             *m = true;
             self.mailed.push(npc);
+        }
+    }
+    /// The members of `npc`'s view or its cast changed: the next observation of groups
+    /// looks at its group.
+    pub(crate) fn mark(&mut self, npc: u32) {
+        if let Some(d) = self.dirty.get_mut(npc as usize)
+            && !*d
+        {
+            *d = true;
+            self.dirtied.push(npc);
         }
     }
     /// The NPC left the world or died: it leaves the conversation layer at its next step,
