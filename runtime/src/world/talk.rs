@@ -409,17 +409,23 @@ pub(crate) struct Head {
     pub(crate) last: u32,
 }
 
+/// A character listed in the spatial grid and the index of the next entry of its bucket.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    pub(crate) npc: u32,
+    pub(crate) next: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
     /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
-    /// its stamp is the last build's; the characters listed, and each one's successor in
-    /// its bucket's list.
+    /// its stamp is the last build's; the characters listed, each with its successor in
+    /// its bucket's list (side by side: one cache line per step along a list).
     pub(crate) heads: Vec<Head>,
     pub(crate) stamp: u32,
-    pub(crate) items: Vec<u32>,
-    pub(crate) next: Vec<u32>,
+    pub(crate) items: Vec<Link>,
     /// Each listed character's bucket, while the grid is built.
     pub(crate) buckets: Vec<u32>,
     pub(crate) parent: Vec<u32>,
