@@ -18,6 +18,7 @@ use std::time::Instant;
 use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::{
     CastDef, CastMember, Node, NodeKind, NpcDef, Pack, Personality, Point, TreeDef,
+    to_canonical_string,
 };
 
 fn town(n: usize, position_aware: bool) -> Pack {
@@ -128,7 +129,15 @@ fn mode_name(aware: bool) -> &'static str {
 }
 
 /// `talk_scale aware|blind N [TICKS]`: one row, one run of `TICKS` ticks after the warm-up.
+/// `talk_scale pack aware|blind N`: prints the town as a pack file instead (to run it with
+/// `townsfolk run`, e.g. to compare world hashes of two builds).
 fn one_row(args: &[String]) -> anyhow::Result<()> {
+    if args[0] == "pack" {
+        let aware = args.get(1).is_some_and(|m| m == "aware");
+        let n: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1_000);
+        print!("{}", to_canonical_string(&town(n, aware)));
+        return Ok(());
+    }
     let aware = match args[0].as_str() {
         "aware" => true,
         "blind" => false,

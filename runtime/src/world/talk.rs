@@ -77,16 +77,19 @@ pub struct CharCounters {
 /// One character's conversation state. Public fields are what others can perceive
 /// (`speaking`, `addressee`, `gaze`, `nonverbal`); the rest is its own view and plans.
 ///
-/// Layout (`repr(C)`, cache-line aligned): what the layer reads or writes at each of its
-/// turns (ids, flags, clocks, its two views, the lazy counters' spans, the silence clocks,
-/// its personality and the noise it heard) lies in the first four cache lines, next to
-/// each other; the statistics' fields and the counters, touched only when something
-/// happens, after them. A character has a turn only in ticks with mail in its `talk`
-/// inbox or a clock due ([`TalkState`]'s `wake`); what *other* characters read of it is
-/// mirrored in a compact array ([`TalkState`]'s `vis`).
+/// Layout (`repr(C)`, cache-line aligned; the offsets are checked by a test): what the
+/// layer reads or writes at every one of its turns (ids, flags, which lazy spans are open,
+/// the tick of its last turn, its clocks and its two views) fills the first two cache lines;
+/// what message handling and the main cycle read (its personality, the silence clocks, the
+/// noise it heard) the third; the lazy counters' spans, touched only when one opens or
+/// closes (see `spans`), and the gathering and gap statistics' fields the fourth; the rest
+/// of the statistics after them. A character has a turn only in ticks with mail in its
+/// `talk` inbox or a clock due ([`TalkState`]'s `wake`); what *other* characters read of it
+/// is mirrored in a compact array ([`TalkState`]'s `vis`).
 #[derive(Clone, Debug, PartialEq)]
 #[repr(C, align(64))]
 pub struct Char {
+    // ---- line 0
     /// Cast its `converse` node asks for (NONE: not handed over).
     pub want: u32,
     /// Cast it takes part in (NONE: none).
@@ -100,15 +103,18 @@ pub struct Char {
     pub want_turn: bool,
     /// Speaking while another member speaks (an overlap episode is going on).
     pub overlapping: bool,
-    /// Addressee of a planned start of speech (see `pending_start`).
-    pub pending_addressee: u32,
-    /// Group label as an observer sees it (NONE: in no group).
-    pub group: u32,
+    /// Which of the lazy spans are open ([`SPAN_TALK`], [`SPAN_CONV`], [`SPAN_OVERLAP`]: set
+    /// exactly when `talk_since`, `conv_since`, `overlap_since` is not [`OFF`]), so that a
+    /// turn that opens or closes none of them reads none of them ([`Char::settle`]).
+    pub(crate) spans: u8,
+    /// Tick of its last turn (or hand-over).
+    pub last_turn: u64,
     pub next_cycle: u64,
     pub next_plan: u64,
     /// Its own speech: pre-TRP cue tick, end of the segment (TRP).
     pub pre_trp_at: u64,
     pub segment_end: u64,
+    // ---- line 1
     /// After its own TRP: until this tick it waits for someone to take the turn (0: not).
     pub trp_wait: u64,
     /// A start of speech planned at this tick (0: none), to `pending_addressee`.
@@ -117,32 +123,42 @@ pub struct Char {
     pub members: Vec<Member>,
     /// Members it believes are speaking.
     pub speakers: Vec<u32>,
+    // ---- line 2
+    pub personality: Personality,
+    /// Since when nobody in its view (itself included) speaks.
+    pub silent_since: u64,
+    /// Since when more than one member speaks at once (0: not now).
+    pub multi_since: u64,
+    /// Noise heard at the last cycle (position-aware).
+    pub noise: f64,
+    // ---- line 3
+    /// Addressee of a planned start of speech (see `pending_start`).
+    pub pending_addressee: u32,
+    /// Group label as an observer sees it (NONE: in no group).
+    pub group: u32,
     /// Start of the spans counted lazily into `talk_ticks`, `conv_ticks`, `overlap_ticks`
     /// (tick of the turn that entered the state; [`OFF`]: not in it).
     pub talk_since: u64,
     pub conv_since: u64,
     pub overlap_since: u64,
-    /// Tick of its last turn (or hand-over).
-    pub last_turn: u64,
-    /// Since when nobody in its view (itself included) speaks.
-    pub silent_since: u64,
-    /// Since when more than one member speaks at once (0: not now).
-    pub multi_since: u64,
-    pub personality: Personality,
-    /// Noise heard at the last cycle (position-aware).
-    pub noise: f64,
-    /// How far it has stepped away from noise (added to its place in the group).
-    pub away: Vec2,
     /// Start tick of its own speech.
     pub speak_since: u64,
     /// Tick its last speech ended (0: never), and tick it last entered a conversation:
     /// the observer-level gap statistics (not part of its view).
     pub spoke_until: u64,
+    /// How far it has stepped away from noise (added to its place in the group).
+    pub away: Vec2,
+    // ---- line 4 on
     pub entered_at: u64,
     /// Last non-verbal signal and its tick.
     pub nonverbal: Option<(Nonverbal, u64)>,
     pub counters: CharCounters,
 }
+
+/// [`Char::spans`]' bits: the span of `talk_since`, `conv_since`, `overlap_since` is open.
+pub(crate) const SPAN_TALK: u8 = 1;
+pub(crate) const SPAN_CONV: u8 = 2;
+pub(crate) const SPAN_OVERLAP: u8 = 4;
 
 /// What other characters perceive of (or look up about) a character, copied from its
 /// [`Char`] into a compact array indexed by NPC: the loops over group members, message
@@ -196,6 +212,7 @@ impl Char {
             talk_since: OFF,
             conv_since: OFF,
             overlap_since: OFF,
+            spans: 0,
             last_turn: 0,
             speak_since: 0,
             spoke_until: 0,
@@ -262,13 +279,28 @@ impl Char {
                 _ => {}
             }
         }
+        debug_assert_eq!(self.spans, self.spans_of_since(), "{self:?}");
         let speaking = self.speaking;
         let overlap = speaking && !self.speakers.is_empty();
         let conv = self.in_conversation();
+        let on = if speaking { SPAN_TALK } else { 0 }
+            | if conv { SPAN_CONV } else { 0 }
+            | if overlap { SPAN_OVERLAP } else { 0 };
+        if on == self.spans {
+            return; // no span opens or closes
+        }
+        self.spans = on;
         let k = &mut self.counters;
         span(&mut self.talk_since, &mut k.talk_ticks, speaking, at);
         span(&mut self.conv_since, &mut k.conv_ticks, conv, at);
         span(&mut self.overlap_since, &mut k.overlap_ticks, overlap, at);
+    }
+    /// What [`Char::spans`] is by definition: the spans whose start is not [`OFF`].
+    pub(crate) fn spans_of_since(&self) -> u8 {
+        let bit = |since: u64, b: u8| if since == OFF { 0 } else { b };
+        bit(self.talk_since, SPAN_TALK)
+            | bit(self.conv_since, SPAN_CONV)
+            | bit(self.overlap_since, SPAN_OVERLAP)
     }
     /// Overlap episodes (for the overlap metrics): one begins when it speaks while a
     /// member speaks too; it is won if it still speaks when the others stopped. Seen at
@@ -346,6 +378,22 @@ pub struct TalkState {
     pub(crate) left: Vec<u32>,
     /// NPCs whose `mail` flag went on since the layer's last step (each once).
     pub(crate) mailed: Vec<u32>,
+    /// By NPC index: each char's `group` label, mirrored in a compact array (kept equal by
+    /// `systems::talk::groups`, the only place labels change): the observation of groups
+    /// reads the old labels here and writes a char's label only when it changed, so that it
+    /// touches one line of each char (its views) instead of three. Derived (not hashed).
+    pub(crate) labels: Vec<u32>,
+    /// By NPC index: its view's members or its cast changed since groups were last
+    /// observed (`dirty`; those NPCs in `dirtied`, each once), and the ring of the group it
+    /// was in then (the next member, in NPC order, the last one back to the first; itself
+    /// when alone), and how many groups of two or more there were and their summed sizes:
+    /// the observation of groups looks only at what changed (`systems::talk::groups`).
+    /// Derived (not hashed).
+    pub(crate) dirty: Vec<bool>,
+    pub(crate) dirtied: Vec<u32>,
+    pub(crate) ring: Vec<u32>,
+    pub(crate) groups_now: u64,
+    pub(crate) sizes_now: u64,
     pub stats: RunStats,
     pub next_label: u32,
     /// Scratch, rebuilt before use every tick (not state): spatial grid, union-find.
@@ -361,28 +409,37 @@ pub(crate) struct Head {
     pub(crate) last: u32,
 }
 
+/// A character listed in the spatial grid and the index of the next entry of its bucket.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    pub(crate) npc: u32,
+    pub(crate) next: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
     /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
-    /// its stamp is the last build's; the characters listed, and each one's successor in
-    /// its bucket's list.
+    /// its stamp is the last build's; the characters listed, each with its successor in
+    /// its bucket's list (side by side: one cache line per step along a list).
     pub(crate) heads: Vec<Head>,
     pub(crate) stamp: u32,
-    pub(crate) items: Vec<u32>,
-    pub(crate) next: Vec<u32>,
+    pub(crate) items: Vec<Link>,
     /// Each listed character's bucket, while the grid is built.
     pub(crate) buckets: Vec<u32>,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
-    pub(crate) sort_tmp: Vec<(u32, u32, u32)>,
-    pub(crate) hist: Vec<u32>,
     pub(crate) taken: HashSet<u32>,
     pub(crate) root_label: Vec<u32>,
     /// The characters with a turn this tick (`systems::talk::step`).
     pub(crate) due: Vec<u32>,
+    /// The characters an observation of groups looks at, by NPC whether one is, and each
+    /// group's last member while the rings are rebuilt (`systems::talk::groups`).
+    pub(crate) aff: Vec<u32>,
+    pub(crate) in_aff: Vec<bool>,
+    pub(crate) tail: Vec<u32>,
 }
 
 impl TalkState {
@@ -397,6 +454,12 @@ impl TalkState {
             layer: Vec::new(),
             left: Vec::new(),
             mailed: Vec::new(),
+            labels: vec![NONE; npcs],
+            dirty: vec![false; npcs],
+            dirtied: Vec::new(),
+            ring: (0..npcs as u32).collect(),
+            groups_now: 0,
+            sizes_now: 0,
             stats: RunStats::default(),
             next_label: 0,
             scratch: Scratch::default(),
@@ -410,6 +473,16 @@ impl TalkState {
         {
             *m = true;
             self.mailed.push(npc);
+        }
+    }
+    /// The members of `npc`'s view or its cast changed: the next observation of groups
+    /// looks at its group.
+    pub(crate) fn mark(&mut self, npc: u32) {
+        if let Some(d) = self.dirty.get_mut(npc as usize)
+            && !*d
+        {
+            *d = true;
+            self.dirtied.push(npc);
         }
     }
     /// The NPC left the world or died: it leaves the conversation layer at its next step,

@@ -204,22 +204,24 @@ impl Cx<'_, '_, '_> {
                 let o = &w.talk.vis[j as usize];
                 // Noise is speech of *other* conversations: not a speaker in its view, nor
                 // one that counts it in its own view or speaks to its group (views disagree;
-                // its own group's speech is no reason to step away).
-                if j != i
-                    && o.speaking
+                // its own group's speech is no reason to step away). Within hearing range
+                // first: most of the 3×3 cells lie beyond it, and that test reads only
+                // positions, while the last one reads the other character's view.
+                if j == i || !o.speaking {
+                    return;
+                }
+                let off = me - w.pos[j as usize];
+                let d = off.length();
+                if d < hr
                     && !c.has(j)
                     && o.addressee != i
                     && !(o.addressee != NONE && c.has(o.addressee))
                     && !w.talk.chars[j as usize].has(i)
                 {
-                    let off = me - w.pos[j as usize];
-                    let d = off.length();
-                    if d < hr {
-                        let loud = 1.0 - d / hr;
-                        noise += loud;
-                        if d > 1e-9 {
-                            push = push + off * (loud / d);
-                        }
+                    let loud = 1.0 - d / hr;
+                    noise += loud;
+                    if d > 1e-9 {
+                        push = push + off * (loud / d);
                     }
                 }
             });

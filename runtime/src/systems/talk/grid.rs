@@ -50,7 +50,6 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     }
     s.mask = size - 1;
     s.items.clear();
-    s.next.clear();
     // Each character's bucket first (a pass in order over positions), then the lists, with
     // the heads a few characters ahead fetched while one is linked (they lie anywhere in a
     // table sized by the number of NPCs).
@@ -65,11 +64,10 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
         }
         let b = s.buckets[k] as usize;
         let k = s.items.len() as u32;
-        s.items.push(i);
-        s.next.push(END);
+        s.items.push(Link { npc: i, next: END });
         let h = &mut s.heads[b];
         if h.stamp == s.stamp {
-            s.next[h.last as usize] = k;
+            s.items[h.last as usize].next = k;
             h.last = k;
         } else {
             *h = Head {
@@ -106,8 +104,9 @@ pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
             }
             let mut k = h.first;
             while k != END {
-                f(s.items[k as usize]);
-                k = s.next[k as usize];
+                let e = s.items[k as usize];
+                f(e.npc);
+                k = e.next;
             }
         }
     }

@@ -1,5 +1,12 @@
 //! Groups as an observer sees them (mutual membership): stable labels, splits and merges,
 //! group-size statistics.
+//!
+//! Incremental: a group none of whose members' views (or casts) changed since the last
+//! observation is the same group with the same label, so an observation looks only at the
+//! characters whose view changed (`TalkState::dirtied`), the groups they were in (kept as
+//! rings, `TalkState::ring`) and the groups they are in now; the others cost nothing. The
+//! result is the observation of the whole layer's (`groups_full`, the tests' oracle, which
+//! every observation in the tests is checked against).
 
 use super::*;
 
@@ -16,34 +23,117 @@ pub(super) fn find(parent: &mut [u32], mut x: u32) -> u32 {
 /// other's view). Keeps group labels stable, counts splits and merges, samples sizes.
 pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     let now = cx.now;
-    let t = &mut cx.w.talk;
+    #[cfg(test)]
+    let oracle = (cx.w.talk.chars.len() <= ORACLE_UP_TO).then(|| {
+        let mut t = cx.w.talk.clone();
+        let events = super::groups_full::observe_full(&mut t, now);
+        (t, events)
+    });
+    let events = observe(&mut cx.w.talk, now);
+    #[cfg(test)]
+    if let Some((want, want_events)) = oracle {
+        let t = &cx.w.talk;
+        assert_eq!(events, want_events, "tick {now}: events");
+        assert_eq!(t.stats, want.stats, "tick {now}: statistics");
+        assert_eq!(t.next_label, want.next_label, "tick {now}: next label");
+        assert_eq!(t.labels, want.labels, "tick {now}: label mirror");
+        assert!(t.chars == want.chars, "tick {now}: chars");
+        assert!(t.left.is_empty());
+    }
+    for ev in events {
+        let npc = match ev {
+            TraceEvent::GroupSplit { npc, .. } | TraceEvent::GroupMerge { npc, .. } => npc,
+            _ => continue,
+        };
+        cx.emit(npc, ev);
+    }
+}
+
+/// Up to this many NPCs, every observation in the tests is checked against the oracle.
+#[cfg(test)]
+const ORACLE_UP_TO: usize = 300;
+
+/// Adds the group `x` was in at the last observation (its ring) to the affected characters,
+/// taking it out of the running group totals.
+fn add_old_group(t: &mut TalkState, s: &mut Scratch, x: u32) {
+    if s.in_aff[x as usize] {
+        return;
+    }
+    let mut size = 0u64;
+    let mut y = x;
+    loop {
+        s.in_aff[y as usize] = true;
+        s.aff.push(y);
+        size += 1;
+        y = t.ring[y as usize];
+        if y == x {
+            break;
+        }
+    }
+    if size >= 2 {
+        t.groups_now -= 1;
+        t.sizes_now -= size;
+    }
+}
+
+/// Whether `x` (in the layer, in cast `cast`) and `y` are in each other's view.
+fn mutual(t: &TalkState, cast: u32, x: u32, y: u32) -> bool {
+    t.vis[y as usize].cast == cast && t.chars[y as usize].has(x)
+}
+
+fn observe(t: &mut TalkState, now: u64) -> Vec<TraceEvent> {
     let n = t.chars.len();
     let mut s = std::mem::take(&mut t.scratch);
-    let layer = std::mem::take(&mut t.layer);
-    // Only characters in the layer can be in a group (members are in the viewer's cast):
-    // everyone else is alone, and their labels were cleared when they left.
+    s.in_aff.resize(n, false);
     s.parent.resize(n, 0);
-    for &i in &layer {
-        s.parent[i as usize] = i;
+    s.root_label.resize(n, 0);
+    s.tail.resize(n, 0);
+    s.aff.clear();
+    // The affected characters: the old groups of those whose view or cast changed, and the
+    // old groups of everyone they are now mutual members with (until no more join). Every
+    // other group is as it was: no view in it changed, and no view outside it names one of
+    // its members mutually (that view would have changed, or the group would be affected).
+    let mut dirtied = std::mem::take(&mut t.dirtied);
+    for &d in &dirtied {
+        t.dirty[d as usize] = false;
+        add_old_group(t, &mut s, d);
     }
-    for (k, &i) in layer.iter().enumerate() {
-        // The views of the characters a few steps ahead, fetched while this one is joined.
-        if let Some(&a) = layer.get(k + AHEAD) {
-            let a = &t.chars[a as usize];
-            prefetch(a);
-            prefetch(&a.members);
+    dirtied.clear();
+    t.dirtied = dirtied;
+    let mut k = 0;
+    while k < s.aff.len() {
+        let x = s.aff[k];
+        k += 1;
+        let cast = t.vis[x as usize].cast;
+        if cast == NONE {
+            continue;
         }
-        if let Some(&a) = layer.get(k + AHEAD / 2) {
-            prefetch(t.chars[a as usize].members.as_ptr());
+        for m in 0..t.chars[x as usize].members.len() {
+            let y = t.chars[x as usize].members[m].npc;
+            if !s.in_aff[y as usize] && mutual(t, cast, x, y) {
+                add_old_group(t, &mut s, y);
+            }
         }
-        let i = i as usize;
-        let c = &t.chars[i];
-        for m in &c.members {
-            let j = m.npc as usize;
-            if j > i && t.vis[j].cast == c.cast && t.chars[j].has(i as u32) {
-                let (a, b) = (find(&mut s.parent, i as u32), find(&mut s.parent, j as u32));
+    }
+    s.aff.sort_unstable();
+    // Their groups now (union-find; the smaller index is the root: roots are each group's
+    // first member). Only characters in the layer can be in a group.
+    let aff = std::mem::take(&mut s.aff);
+    let in_layer = |t: &TalkState, x: u32| t.vis[x as usize].cast != NONE;
+    for &x in &aff {
+        s.parent[x as usize] = x;
+    }
+    for &x in &aff {
+        let cast = t.vis[x as usize].cast;
+        if cast == NONE {
+            continue;
+        }
+        for m in &t.chars[x as usize].members {
+            let y = m.npc;
+            if y > x && mutual(t, cast, x, y) {
+                debug_assert!(s.in_aff[y as usize], "{y}, mutual with {x}, is affected");
+                let (a, b) = (find(&mut s.parent, x), find(&mut s.parent, y));
                 if a != b {
-                    // The smaller index is the root: roots are each group's first member.
                     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
                     s.parent[hi as usize] = lo;
                 }
@@ -51,45 +141,36 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         }
     }
     // (old label, root, member) for every member of a group of two or more.
+    for &x in &aff {
+        s.root_label[x as usize] = 0; // used first as sizes
+    }
+    for &x in &aff {
+        if in_layer(t, x) {
+            let r = find(&mut s.parent, x);
+            s.parent[x as usize] = r;
+            s.root_label[r as usize] += 1;
+        }
+    }
     s.triples.clear();
-    s.root_label.clear();
-    s.root_label.resize(n, 0); // used first as sizes
-    for &i in &layer {
-        s.root_label[i as usize] = 0;
-    }
-    for &i in &layer {
-        let r = find(&mut s.parent, i);
-        s.parent[i as usize] = r;
-        s.root_label[r as usize] += 1;
-    }
-    let mut groups = 0u64;
-    let mut size_sum = 0u64;
-    for &i in &layer {
-        let i = i as usize;
-        let r = s.parent[i];
-        if s.root_label[r as usize] >= 2 {
-            s.triples.push((t.chars[i].group, r, i as u32));
-            if r == i as u32 {
-                groups += 1;
-                size_sum += s.root_label[i] as u64;
+    for &x in &aff {
+        if !in_layer(t, x) {
+            continue;
+        }
+        let r = s.parent[x as usize];
+        let size = s.root_label[r as usize];
+        if size >= 2 {
+            s.triples.push((t.labels[x as usize], r, x));
+            if r == x {
+                t.groups_now += 1;
+                t.sizes_now += size as u64;
             }
         }
     }
     t.stats.group_samples += 1;
-    t.stats.groups_seen += groups;
-    t.stats.group_size_sum += size_sum;
-    // Sorted by (old, root, member) in linear time: pushed by member, then stable counting
-    // sorts by root and by the old label's bytes (members are distinct: one order only).
-    let mut triples = std::mem::take(&mut s.triples);
-    counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, n, |t| {
-        t.1 as usize
-    });
-    for shift in [0, 8, 16, 24] {
-        counting_sort(&mut triples, &mut s.sort_tmp, &mut s.hist, 256, |t| {
-            (t.0 >> shift) as usize & 0xFF
-        });
-    }
-    s.triples = triples;
+    t.stats.groups_seen += t.groups_now;
+    t.stats.group_size_sum += t.sizes_now;
+    // Sorted by (old, root, member) (members are distinct: one order only).
+    s.triples.sort_unstable();
     // Splits: an old group with two or more members in each of two or more new groups.
     // `counts` collects (root, old, members) for merges and labels.
     s.counts.clear();
@@ -126,16 +207,13 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
     }
     // Labels: each new group keeps the label most of its members had (if still free);
     // merges: a new group with two or more members from each of two or more old groups.
-    // Pushed by (old, root): a stable sort by root gives (root, old), each pair once.
-    let mut counts = std::mem::take(&mut s.counts);
-    counting_sort(&mut counts, &mut s.sort_tmp, &mut s.hist, n, |t| {
-        t.0 as usize
-    });
-    s.counts = counts;
+    // By (root, old), each pair once. A group not affected keeps its label, and no affected
+    // group wants it (its members' old labels are those of the affected old groups).
+    s.counts.sort_unstable();
     // Only membership is asked of `taken`: its order never matters.
     s.taken.clear();
-    for &i in &layer {
-        s.root_label[i as usize] = NONE;
+    for &x in &aff {
+        s.root_label[x as usize] = NONE;
     }
     let counts = &s.counts;
     let mut k = 0;
@@ -176,23 +254,38 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
         }
         k = e;
     }
-    for &i in &layer {
-        let r = s.parent[i as usize] as usize;
-        t.chars[i as usize].group = s.root_label[r];
+    // New labels (a char's is written only when it changed) and rings (in NPC order, the
+    // root first); a character out of the layer is alone and in no group.
+    for &x in &aff {
+        let xu = x as usize;
+        s.in_aff[xu] = false;
+        let (label, r) = if in_layer(t, x) {
+            let r = s.parent[xu];
+            (s.root_label[r as usize], r)
+        } else {
+            (NONE, x)
+        };
+        if t.labels[xu] != label {
+            t.labels[xu] = label;
+            t.chars[xu].group = label;
+        }
+        if r == x {
+            t.ring[xu] = x;
+        } else {
+            t.ring[xu] = r;
+            t.ring[s.tail[r as usize] as usize] = x;
+        }
+        s.tail[r as usize] = x;
     }
     for &i in &t.left {
-        if t.vis[i as usize].cast == NONE {
-            t.chars[i as usize].group = NONE;
+        let i = i as usize;
+        if t.vis[i].cast == NONE && t.labels[i] != NONE {
+            t.labels[i] = NONE;
+            t.chars[i].group = NONE;
         }
     }
     t.left.clear();
-    t.layer = layer;
+    s.aff = aff;
     t.scratch = s;
-    for ev in events {
-        let npc = match ev {
-            TraceEvent::GroupSplit { npc, .. } | TraceEvent::GroupMerge { npc, .. } => npc,
-            _ => continue,
-        };
-        cx.emit(npc, ev);
-    }
+    events
 }

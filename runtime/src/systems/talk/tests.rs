@@ -142,6 +142,23 @@ fn as_refs(v: &[(String, [f64; 2], [f64; 5])]) -> Vec<(&str, [f64; 2], [f64; 5])
     v.iter().map(|(a, b, c)| (a.as_str(), *b, *c)).collect()
 }
 
+/// Runs a talkative ring (NPC 0 taken back after 20 s), aware and blind, on a few seeds,
+/// and calls `check` after every tick (`layout_tests`).
+pub(super) fn each_tick(mut check: impl FnMut(u64, &TalkState)) {
+    let chars = ring(10, |i| [0.55 + 0.04 * i as f64, 0.6, 0.4, 0.6, 0.5]);
+    for aware in [true, false] {
+        let mut p = pack(&as_refs(&chars), aware);
+        converse_for(&mut p, 20.0);
+        for seed in 0..4 {
+            let mut s = Session::from_pack(&p, seed).expect("valid pack");
+            for _ in 0..1500 {
+                s.step();
+                check(s.tick(), &s.world().talk);
+            }
+        }
+    }
+}
+
 /// Counters of every character summed over seeds.
 fn totals(pack: &Pack, seeds: std::ops::Range<u64>, seconds: u64) -> Vec<CharCounters> {
     let mut sum = vec![CharCounters::default(); pack.world.npcs.len()];

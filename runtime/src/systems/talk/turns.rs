@@ -107,6 +107,7 @@ impl Cx<'_, '_, '_> {
         }
         self.stop_speaking(i);
         self.broadcast(i, Msg::Leave);
+        self.w.talk.mark(i);
         let c = self.cm(i);
         c.members.clear();
         c.speakers.clear();
