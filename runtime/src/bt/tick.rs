@@ -50,6 +50,12 @@ pub trait Host {
     fn board(&self) -> &[Value] {
         &[]
     }
+    /// Slot `slot` of [`Host::board`] (`None` past its end): for a lone test, without
+    /// building the whole slice.
+    #[inline(always)]
+    fn board_var(&self, slot: usize) -> Option<&Value> {
+        self.board().get(slot)
+    }
     /// A uniform number in [0, 1) from the world's seeded generator.
     fn random(&mut self) -> f64;
     fn in_area(&self, area: u32) -> bool;
@@ -432,15 +438,8 @@ fn pass_conditions<H: Host>(
 /// there, else the expression evaluated by the host (the same result either way).
 #[inline(always)]
 fn holds<H: Host>(host: &mut H, expr: ExprId, test: Option<BoardTest>) -> bool {
-    on_board(host.board(), test).unwrap_or_else(|| host.eval_bool(expr))
-}
-
-/// A blackboard test's result read from `board`; `None` when there is no test or its slot is
-/// not on the board (the host then evaluates the expression).
-#[inline(always)]
-fn on_board(board: &[Value], test: Option<BoardTest>) -> Option<bool> {
-    let t = test?;
-    board.get(t.slot()).map(|v| t.eval(v))
+    test.and_then(|t| host.board_var(t.slot()).map(|v| t.eval(v)))
+        .unwrap_or_else(|| host.eval_bool(expr))
 }
 
 impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {

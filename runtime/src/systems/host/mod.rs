@@ -367,6 +367,15 @@ impl Host for ActorHost<'_, '_> {
             .get(at..at + self.bb_len)
             .unwrap_or(&[])
     }
+    #[inline(always)]
+    fn board_var(&self, slot: usize) -> Option<&Value> {
+        // One bound against the stride, one against the array (as `board().get(slot)`).
+        if slot < self.bb_len {
+            self.w.minds.slots().get(self.bb_at + slot)
+        } else {
+            None
+        }
+    }
     fn random(&mut self) -> f64 {
         self.w.rng.random::<f64>()
     }
