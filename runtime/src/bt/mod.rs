@@ -384,7 +384,7 @@ impl Tree {
             .collect();
     }
 
-    /// Beside [`Tree::kids`]: the children as leaves (empty when not marked).
+    /// The children of `node` as leaves, in order (empty when not marked).
     #[inline(always)]
     pub fn kid_leaves(&self, node: usize) -> &[Leaf] {
         let range = CNode::kid_range(&self.nodes[node]);
@@ -394,12 +394,6 @@ impl Tree {
     #[inline]
     pub fn child(&self, node: usize, k: usize) -> usize {
         self.children[self.nodes[node].child_start as usize + k] as usize
-    }
-    /// The child indices of `node`, in order.
-    #[inline(always)]
-    pub fn kids(&self, node: usize) -> &[u32] {
-        let range = CNode::kid_range(&self.nodes[node]);
-        self.children.get(range).unwrap_or(&[])
     }
     #[inline]
     pub fn child_count(&self, node: usize) -> usize {
