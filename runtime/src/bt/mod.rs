@@ -439,4 +439,6 @@ impl Instance {
 }
 
 #[cfg(test)]
+mod random_tests;
+#[cfg(test)]
 mod tests;

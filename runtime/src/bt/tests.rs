@@ -28,7 +28,7 @@ fn session_seeded(root: &str, blackboard: &str, extra_trees: &str, seed: u64) ->
 }
 
 /// [`session`] with a visit budget of `budget` per tick instead of the default.
-fn session_with_budget(root: &str, blackboard: &str, budget: u32) -> Session {
+pub(super) fn session_with_budget(root: &str, blackboard: &str, budget: u32) -> Session {
     let s = session(root, blackboard);
     let mut program = (**s.program()).clone();
     program.visit_budget = budget;
@@ -39,7 +39,7 @@ fn session(root: &str, blackboard: &str) -> Session {
     session_seeded(root, blackboard, "", 1)
 }
 
-fn status(s: &Session, id: &str) -> Status {
+pub(super) fn status(s: &Session, id: &str) -> Status {
     let p = s.program();
     let tree = &p.trees[0];
     let sym = p.find_sym(id).expect("node id");
@@ -47,12 +47,12 @@ fn status(s: &Session, id: &str) -> Status {
     s.world().minds.mind(0).status[k]
 }
 
-fn var(s: &Session, name: &str) -> Value {
+pub(super) fn var(s: &Session, name: &str) -> Value {
     let slot = s.program().blackboard.get(name).expect("var") as usize;
     s.world().minds.bb(0)[slot]
 }
 
-fn set(s: &mut Session, name: &str, v: Value) {
+pub(super) fn set(s: &mut Session, name: &str, v: Value) {
     let slot = s.program().blackboard.get(name).expect("var") as usize;
     s.set_var(0, slot, v);
 }
@@ -63,7 +63,7 @@ fn counter(s: &Session, name: &str) -> i64 {
 }
 
 /// Whether a tree was cut off for spending its visit budget.
-fn cut_off(s: &Session) -> bool {
+pub(super) fn cut_off(s: &Session) -> bool {
     s.problems().iter().any(|p| p.contains("cut off"))
 }
 
@@ -71,7 +71,7 @@ fn root_status(s: &Session) -> Status {
     s.world().last_status(0)
 }
 
-const AB: &str =
+pub(super) const AB: &str =
     r#""a": {"type": "bool", "default": true}, "b": {"type": "bool"}, "x": {"type": "int"}"#;
 
 #[test]
@@ -116,6 +116,28 @@ fn reactive_sequence_halts_running_child_when_condition_fails() {
     set(&mut s, "a", Value::Bool(true));
     s.step();
     assert_eq!(status(&s, "w"), Status::Running, "starts over");
+}
+
+#[test]
+fn reactive_sequence_halts_a_later_child_when_an_earlier_one_runs_again() {
+    // `first` succeeds while `b` holds, else runs its wait: once it runs again, the wait
+    // after it that was running is halted.
+    let mut s = session(
+        r#"{"id": "seq", "type": "sequence", "reactive": true, "children": [
+            {"id": "first", "type": "selector", "reactive": true, "children": [
+                {"id": "c", "type": "condition", "expr": "b"},
+                {"id": "w1", "type": "wait", "seconds": 100}]},
+            {"id": "w2", "type": "wait", "seconds": 100}]}"#,
+        AB,
+    );
+    set(&mut s, "b", Value::Bool(true));
+    s.run(3);
+    assert_eq!(status(&s, "w2"), Status::Running);
+    set(&mut s, "b", Value::Bool(false));
+    s.step();
+    assert_eq!(status(&s, "w1"), Status::Running);
+    assert_eq!(status(&s, "w2"), Status::Idle, "halted and reset");
+    assert_eq!(root_status(&s), Status::Running);
 }
 
 #[test]
