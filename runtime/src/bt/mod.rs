@@ -328,6 +328,11 @@ pub enum Leaf {
         expr: ExprId,
         test: Option<BoardTest>,
     },
+    /// A sequence (reactive or not) whose first child, node `node + 1`, is a selector
+    /// (reactive or not) of conditions only: while neither runs anything, a guard none of
+    /// whose conditions holds decides the sequence's visit (`Failure`, every status of the
+    /// three levels `Failure`, one visit each) without entering it.
+    GuardedAny { node: u32 },
 }
 
 impl Leaf {
@@ -338,7 +343,8 @@ impl Leaf {
             Leaf::Node { node }
             | Leaf::Condition { node, .. }
             | Leaf::Action { node }
-            | Leaf::Guarded { node, .. } => node,
+            | Leaf::Guarded { node, .. }
+            | Leaf::GuardedAny { node } => node,
         }
     }
 }
@@ -351,6 +357,16 @@ impl Tree {
         let condition = |c: usize| match nodes.get(c).map(|n| &n.op) {
             Some(&Op::Condition { expr, test }) => Some((expr, test)),
             _ => None,
+        };
+        // A selector of conditions only.
+        let any_of_conditions = |g: usize| {
+            nodes.get(g).is_some_and(|n| {
+                matches!(n.op, Op::Selector { .. })
+                    && n.child_count > 0
+                    && children
+                        .get(n.kid_range())
+                        .is_some_and(|k| k.iter().all(|&c| condition(c as usize).is_some()))
+            })
         };
         self.leaves = children
             .iter()
@@ -376,6 +392,7 @@ impl Tree {
                             expr,
                             test,
                         },
+                        None if any_of_conditions(g as usize) => Leaf::GuardedAny { node: c },
                         None => Leaf::Node { node: c },
                     },
                     _ => Leaf::Node { node: c },

@@ -5,6 +5,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::Leaf;
 use super::tests::{AB, cut_off, session_with_budget, set, status, var};
 use crate::value::Value;
 
@@ -79,6 +80,7 @@ fn random_trees_play_the_same_unobserved_and_traced() {
     // blackboard, the world and the runaway reports agree tick for tick.
     let mut deepest = 0;
     let mut cuts = 0;
+    let mut guarded_any = 0;
     for seed in 0..150u64 {
         let mut g = Gen {
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -95,6 +97,8 @@ fn random_trees_play_the_same_unobserved_and_traced() {
         };
         let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
         let mut fast = session_with_budget(&root, &board, budget);
+        let leaves = &fast.program().trees[0].leaves;
+        guarded_any += usize::from(leaves.iter().any(|l| matches!(l, Leaf::GuardedAny { .. })));
         let mut full = session_with_budget(&root, &board, budget);
         full.set_tracing(true);
         for step in 0..40 {
@@ -136,4 +140,8 @@ fn random_trees_play_the_same_unobserved_and_traced() {
     }
     assert!(deepest > 10, "some trees are deep ({deepest})");
     assert!(cuts > 5, "some trees ran out of budget ({cuts})");
+    assert!(
+        guarded_any > 3,
+        "some trees have a sequence guarded by a selector of conditions ({guarded_any})"
+    );
 }

@@ -537,6 +537,75 @@ fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
 }
 
 #[test]
+fn a_sequence_guarded_by_a_selector_of_conditions_spends_a_visit_for_each_when_none_holds() {
+    // The root, the sequence, its guard (a selector of three conditions, none holding:
+    // decided in the root's loop) and the wait: 7 visits a tick. A budget of 7 lets the
+    // tick through, 6 and less cut it off (the sequence is then left to a full visit).
+    // With one condition holding, the sequence runs: its guard's statuses are the full
+    // visit's.
+    let root = r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
+        {"id": "g", "type": "sequence", "children": [
+            {"id": "any", "type": "selector", "reactive": true, "children": [
+                {"id": "c1", "type": "condition", "expr": "b"},
+                {"id": "c2", "type": "condition", "expr": "x > 2"},
+                {"id": "c3", "type": "condition", "expr": "!a"}]},
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]},
+        {"id": "w", "type": "wait", "seconds": 100}]}"#;
+    for (budget, cut) in [(7, false), (6, true), (5, true), (2, true)] {
+        let mut s = session_with_budget(root, AB, budget);
+        s.step();
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
+        if !cut {
+            for id in ["c1", "c2", "c3", "any", "g"] {
+                assert_eq!(status(&s, id), Status::Failure, "{id}, budget {budget}");
+            }
+            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
+            assert_eq!(var(&s, "x"), Value::Int(0));
+        }
+    }
+    let mut s = session_with_budget(root, AB, 100);
+    set(&mut s, "x", Value::Int(3));
+    s.step();
+    assert_eq!(status(&s, "c1"), Status::Failure);
+    assert_eq!(status(&s, "c2"), Status::Success);
+    assert_eq!(status(&s, "c3"), Status::Idle, "not reached");
+    assert_eq!(status(&s, "any"), Status::Success);
+    assert_eq!(status(&s, "g"), Status::Success);
+    assert_eq!(var(&s, "x"), Value::Int(4));
+}
+
+#[test]
+fn a_running_sequence_guarded_by_a_selector_of_conditions_is_visited_in_full() {
+    // Once the guarded sequence runs its wait, its guard failing decides nothing early: a
+    // memory sequence goes on with the wait without checking the guard again, a reactive
+    // one checks it and halts the wait.
+    for (reactive, running) in [(false, Status::Running), (true, Status::Idle)] {
+        let root = format!(
+            r#"{{"id": "sel", "type": "selector", "reactive": true, "children": [
+                {{"id": "g", "type": "sequence", "reactive": {reactive}, "children": [
+                    {{"id": "any", "type": "selector", "children": [
+                        {{"id": "c1", "type": "condition", "expr": "b"}},
+                        {{"id": "c2", "type": "condition", "expr": "x > 2"}}]}},
+                    {{"id": "w", "type": "wait", "seconds": 100}}]}},
+                {{"id": "idle", "type": "wait", "seconds": 100}}]}}"#
+        );
+        let mut s = session(&root, AB);
+        set(&mut s, "b", Value::Bool(true));
+        s.run(2);
+        assert_eq!(status(&s, "w"), Status::Running, "reactive {reactive}");
+        set(&mut s, "b", Value::Bool(false));
+        s.step();
+        assert_eq!(status(&s, "w"), running, "reactive {reactive}");
+        let g = if reactive {
+            Status::Failure
+        } else {
+            Status::Running
+        };
+        assert_eq!(status(&s, "g"), g, "reactive {reactive}");
+    }
+}
+
+#[test]
 fn guarded_sequences_in_a_row_spend_two_visits_each() {
     // The root, two sequences and their failing guards (each decided in the root's loop),
     // the wait: 6 visits a tick. A budget of 6 lets the tick through, 5 cuts it off at the
@@ -621,6 +690,12 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
                 {"id": "p_g", "type": "condition", "expr": "x < 6"},
                 {"id": "p_set", "type": "set", "var": "y", "value": "6"},
                 {"id": "p_w", "type": "wait", "seconds": 0.1}]}]},
+        {"id": "night", "type": "sequence", "reactive": true, "children": [
+            {"id": "q_any", "type": "selector", "children": [
+                {"id": "q_1", "type": "condition", "expr": "x >= 9"},
+                {"id": "q_2", "type": "condition", "expr": "b && x < 3"}]},
+            {"id": "q_set", "type": "set", "var": "y", "value": "7"},
+            {"id": "q_w", "type": "wait", "seconds": 0.2}]},
         {"id": "idle", "type": "sequence", "reactive": true, "children": [
             {"id": "i_fs", "type": "force_success", "children": [
                 {"id": "i_set", "type": "set", "var": "y", "value": "4"}]},
@@ -628,7 +703,8 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
     let ids = [
         "root", "note", "n_seq", "n_g", "n_set", "flee", "f_g", "f_set", "f_w", "eat", "e_g",
         "e_g2", "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "pair", "p_c",
-        "p_seq", "p_g", "p_set", "p_w", "idle", "i_fs", "i_set", "i_w",
+        "p_seq", "p_g", "p_set", "p_w", "night", "q_any", "q_1", "q_2", "q_set", "q_w", "idle",
+        "i_fs", "i_set", "i_w",
     ];
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
     let mut fast = session(root, &board);
@@ -1030,8 +1106,8 @@ fn set_writes_an_int_expression_into_a_float_variable_and_reports_each_change_on
 #[test]
 fn every_leaf_names_its_child() {
     // The engine walks a composite's children through its leaves (`Leaf::node`): each must
-    // be the child at its place, whatever it is (a node, a condition, an action, a guarded
-    // sequence).
+    // be the child at its place, whatever it is (a node, a condition, an action, a
+    // sequence guarded by a condition or by a selector of conditions).
     let s = session(
         r#"{"id": "sel", "type": "selector", "reactive": true, "children": [
             {"id": "g", "type": "sequence", "children": [
@@ -1040,6 +1116,16 @@ fn every_leaf_names_its_child() {
                     {"id": "c", "type": "condition", "expr": "b"}]}]},
             {"id": "c2", "type": "condition", "expr": "b"},
             {"id": "set", "type": "set", "var": "x", "value": "1"},
+            {"id": "ga", "type": "sequence", "children": [
+                {"id": "any", "type": "selector", "children": [
+                    {"id": "c3", "type": "condition", "expr": "a"},
+                    {"id": "c4", "type": "condition", "expr": "x > 1"}]},
+                {"id": "w2", "type": "wait", "seconds": 1}]},
+            {"id": "gs", "type": "sequence", "children": [
+                {"id": "all", "type": "sequence", "children": [
+                    {"id": "c5", "type": "condition", "expr": "a"},
+                    {"id": "c6", "type": "condition", "expr": "b"}]},
+                {"id": "w3", "type": "wait", "seconds": 1}]},
             {"id": "w", "type": "wait", "seconds": 1}]}"#,
         AB,
     );
@@ -1049,8 +1135,15 @@ fn every_leaf_names_its_child() {
         assert_eq!(leaf.node(), child, "{leaf:?}");
     }
     let kinds = |f: fn(&super::Leaf) -> bool| tree.leaves.iter().filter(|l| f(l)).count();
-    assert_eq!(kinds(|l| matches!(l, super::Leaf::Node { .. })), 1, "inv");
-    assert_eq!(kinds(|l| matches!(l, super::Leaf::Condition { .. })), 3);
-    assert_eq!(kinds(|l| matches!(l, super::Leaf::Action { .. })), 2);
-    assert_eq!(kinds(|l| matches!(l, super::Leaf::Guarded { .. })), 1);
+    // A sequence guarded by a sequence of conditions is a node (that sequence is guarded).
+    let nodes = kinds(|l| matches!(l, super::Leaf::Node { .. }));
+    assert_eq!(nodes, 3, "inv, any, gs");
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Condition { .. })), 7);
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::Action { .. })), 4);
+    assert_eq!(
+        kinds(|l| matches!(l, super::Leaf::Guarded { .. })),
+        2,
+        "g, all"
+    );
+    assert_eq!(kinds(|l| matches!(l, super::Leaf::GuardedAny { .. })), 1);
 }

@@ -350,6 +350,7 @@ macro_rules! next_child {
             // instructions.
             Some(&Leaf::Action { node }) => $e.action(node as usize),
             Some(&Leaf::Guarded { node, expr, test }) => $e.guard_fails(node as usize, expr, test),
+            Some(&Leaf::GuardedAny { node }) => $e.guard_any_fails(node as usize),
             Some(Leaf::Node { .. }) | None => None,
         };
         match hit {
@@ -413,7 +414,10 @@ fn pass_conditions<H: Host>(
                     test: None,
                     expr,
                 } => break (node, expr),
-                Leaf::Node { .. } | Leaf::Action { .. } | Leaf::Guarded { .. } => break 'run None,
+                Leaf::Node { .. }
+                | Leaf::Action { .. }
+                | Leaf::Guarded { .. }
+                | Leaf::GuardedAny { .. } => break 'run None,
             };
             let s = status_of(b);
             if !visit(node, s) {
@@ -471,6 +475,7 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             Leaf::Condition { node, expr, test } => self.condition(node as usize, expr, test),
             Leaf::Action { node } => self.action(node as usize),
             Leaf::Guarded { node, expr, test } => self.guard_fails(node as usize, expr, test),
+            Leaf::GuardedAny { node } => self.guard_any_fails(node as usize),
             Leaf::Node { .. } => None,
         }
     }
@@ -506,6 +511,44 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         }
         self.budget -= 2;
         if let Some(st) = self.status.get_mut(i..i + 2) {
+            st.fill(Status::Failure);
+        }
+        Some(Status::Failure)
+    }
+
+    /// A visit of guarded sequence `i` ([`Leaf::GuardedAny`]: its guard is selector `i + 1`,
+    /// whose children are conditions) decided here when no condition of the guard holds,
+    /// as [`Self::run`] would visit it while nothing observes or counts (the caller checks
+    /// that): the sequence runs nothing (state 0: the guard is its next child, nothing needs
+    /// halting; a selector of conditions never runs anything, its state is always 0) and the
+    /// budget allows every visit; then every condition, the selector and
+    /// the sequence return `Failure`, one visit each, and the states stay 0. `None` (and
+    /// nothing done) otherwise: the caller visits it in full (evaluating the conditions
+    /// again up to the one that holds). Not inlined: the loop stays out of the recursive
+    /// visit.
+    #[inline(never)]
+    fn guard_any_fails(&mut self, i: usize) -> Option<Status> {
+        let g = i + 1;
+        let conditions = self.tree.kid_leaves(g);
+        let visits = conditions.len() + 2;
+        if (self.budget as usize) < visits || self.state.get(i) != Some(&0) {
+            return None;
+        }
+        for leaf in conditions {
+            let Leaf::Condition { expr, test, .. } = *leaf else {
+                return None;
+            };
+            if holds(self.host, expr, test) {
+                return None;
+            }
+        }
+        self.budget -= visits as u32;
+        for leaf in conditions {
+            if let Some(st) = self.status.get_mut(leaf.node() as usize) {
+                *st = Status::Failure;
+            }
+        }
+        if let Some(st) = self.status.get_mut(i..g + 1) {
             st.fill(Status::Failure);
         }
         Some(Status::Failure)
