@@ -329,9 +329,10 @@ pub enum Leaf {
         test: Option<BoardTest>,
     },
     /// A sequence (reactive or not) whose first child, node `node + 1`, is a selector
-    /// (reactive or not) of conditions only: while neither runs anything, a guard none of
-    /// whose conditions holds decides the sequence's visit (`Failure`, every status of the
-    /// three levels `Failure`, one visit each) without entering it.
+    /// (reactive or not) of conditions only (nodes `node + 2..`): while the sequence runs
+    /// nothing, a guard none of whose conditions holds decides the sequence's visit
+    /// (`Failure`, every status of the three levels `Failure`, one visit each) without
+    /// entering it.
     GuardedAny { node: u32 },
 }
 
@@ -358,14 +359,16 @@ impl Tree {
             Some(&Op::Condition { expr, test }) => Some((expr, test)),
             _ => None,
         };
-        // A selector of conditions only.
+        // A selector of conditions only (nodes `g + 1..`, as they are in pre-order).
         let any_of_conditions = |g: usize| {
             nodes.get(g).is_some_and(|n| {
                 matches!(n.op, Op::Selector { .. })
                     && n.child_count > 0
-                    && children
-                        .get(n.kid_range())
-                        .is_some_and(|k| k.iter().all(|&c| condition(c as usize).is_some()))
+                    && children.get(n.kid_range()).is_some_and(|k| {
+                        k.iter()
+                            .zip(g + 1..)
+                            .all(|(&c, at)| c as usize == at && condition(c as usize).is_some())
+                    })
             })
         };
         self.leaves = children

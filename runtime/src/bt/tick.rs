@@ -517,7 +517,7 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     }
 
     /// A visit of guarded sequence `i` ([`Leaf::GuardedAny`]: its guard is selector `i + 1`,
-    /// whose children are conditions) decided here when no condition of the guard holds,
+    /// whose children are conditions `i + 2..`) decided here when no condition of the guard holds,
     /// as [`Self::run`] would visit it while nothing observes or counts (the caller checks
     /// that): the sequence runs nothing (state 0: the guard is its next child, nothing needs
     /// halting; a selector of conditions never runs anything, its state is always 0) and the
@@ -543,12 +543,8 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
             }
         }
         self.budget -= visits as u32;
-        for leaf in conditions {
-            if let Some(st) = self.status.get_mut(leaf.node() as usize) {
-                *st = Status::Failure;
-            }
-        }
-        if let Some(st) = self.status.get_mut(i..g + 1) {
+        // The sequence, the selector and its conditions: nodes `i..i + visits`.
+        if let Some(st) = self.status.get_mut(i..i + visits) {
             st.fill(Status::Failure);
         }
         Some(Status::Failure)
