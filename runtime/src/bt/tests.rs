@@ -490,6 +490,28 @@ fn conditions_in_a_row_give_each_its_own_result() {
     }
 }
 
+/// Ticks `root` (blackboard [`AB`], `setup` first) once with a visit budget of `needed` and
+/// once with each of `short`: only the ticks with a budget of `short` are cut off; `check`
+/// sees the session of the tick with `needed`.
+fn needs_visits(
+    root: &str,
+    needed: u32,
+    short: &[u32],
+    setup: impl Fn(&mut Session),
+    check: impl Fn(&Session),
+) {
+    for &budget in std::iter::once(&needed).chain(short) {
+        let mut s = session_with_budget(root, AB, budget);
+        setup(&mut s);
+        s.step();
+        let cut = budget != needed;
+        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
+        if !cut {
+            check(&s);
+        }
+    }
+}
+
 #[test]
 fn conditions_in_a_row_spend_one_visit_each() {
     // The root, six conditions in a row (blackboard tests and one other expression,
@@ -503,16 +525,11 @@ fn conditions_in_a_row_spend_one_visit_each() {
         {"id": "c5", "type": "condition", "expr": "a"},
         {"id": "c6", "type": "condition", "expr": "!b"},
         {"id": "w", "type": "wait", "seconds": 100}]}"#;
-    for (budget, cut) in [(8, false), (7, true), (6, true), (2, true)] {
-        let mut s = session_with_budget(root, AB, budget);
-        set(&mut s, "a", Value::Bool(true));
-        s.step();
-        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
-        if !cut {
-            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
-            assert_eq!(status(&s, "c6"), Status::Success, "budget {budget}");
-        }
-    }
+    let a = |s: &mut Session| set(s, "a", Value::Bool(true));
+    needs_visits(root, 8, &[7, 6, 2], a, |s| {
+        assert_eq!(root_status(s), Status::Running);
+        assert_eq!(status(s, "c6"), Status::Success);
+    });
 }
 
 #[test]
@@ -524,16 +541,17 @@ fn a_guarded_sequence_spends_two_visits_when_its_guard_fails() {
             {"id": "guard", "type": "condition", "expr": "b"},
             {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]},
         {"id": "w", "type": "wait", "seconds": 100}]}"#;
-    for (budget, cut) in [(4, false), (3, true), (2, true)] {
-        let mut s = session_with_budget(root, AB, budget);
-        s.step();
-        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
-        if !cut {
-            assert_eq!(status(&s, "guard"), Status::Failure, "budget {budget}");
-            assert_eq!(status(&s, "g"), Status::Failure, "budget {budget}");
-            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
-        }
-    }
+    needs_visits(
+        root,
+        4,
+        &[3, 2],
+        |_| {},
+        |s| {
+            assert_eq!(status(s, "guard"), Status::Failure);
+            assert_eq!(status(s, "g"), Status::Failure);
+            assert_eq!(root_status(s), Status::Running);
+        },
+    );
 }
 
 #[test]
@@ -551,18 +569,19 @@ fn a_sequence_guarded_by_a_selector_of_conditions_spends_a_visit_for_each_when_n
                 {"id": "c3", "type": "condition", "expr": "!a"}]},
             {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]},
         {"id": "w", "type": "wait", "seconds": 100}]}"#;
-    for (budget, cut) in [(7, false), (6, true), (5, true), (2, true)] {
-        let mut s = session_with_budget(root, AB, budget);
-        s.step();
-        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
-        if !cut {
+    needs_visits(
+        root,
+        7,
+        &[6, 5, 2],
+        |_| {},
+        |s| {
             for id in ["c1", "c2", "c3", "any", "g"] {
-                assert_eq!(status(&s, id), Status::Failure, "{id}, budget {budget}");
+                assert_eq!(status(s, id), Status::Failure, "{id}");
             }
-            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
-            assert_eq!(var(&s, "x"), Value::Int(0));
-        }
-    }
+            assert_eq!(root_status(s), Status::Running);
+            assert_eq!(var(s, "x"), Value::Int(0));
+        },
+    );
     let mut s = session_with_budget(root, AB, 100);
     set(&mut s, "x", Value::Int(3));
     s.step();
@@ -618,17 +637,18 @@ fn guarded_sequences_in_a_row_spend_two_visits_each() {
             {"id": "guard2", "type": "condition", "expr": "b"},
             {"id": "inc2", "type": "set", "var": "x", "value": "x + 1"}]},
         {"id": "w", "type": "wait", "seconds": 100}]}"#;
-    for (budget, cut) in [(6, false), (5, true), (4, true), (3, true)] {
-        let mut s = session_with_budget(root, AB, budget);
-        s.step();
-        assert_eq!(cut_off(&s), cut, "budget {budget}: {:?}", s.problems());
-        if !cut {
+    needs_visits(
+        root,
+        6,
+        &[5, 4, 3],
+        |_| {},
+        |s| {
             for id in ["guard1", "g1", "guard2", "g2"] {
-                assert_eq!(status(&s, id), Status::Failure, "{id}, budget {budget}");
+                assert_eq!(status(s, id), Status::Failure, "{id}");
             }
-            assert_eq!(root_status(&s), Status::Running, "budget {budget}");
-        }
-    }
+            assert_eq!(root_status(s), Status::Running);
+        },
+    );
 }
 
 #[test]
