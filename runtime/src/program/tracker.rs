@@ -10,9 +10,10 @@
 //! nodes a day opens lie together, and so do the nodes a day's deadlines reach (their windows
 //! started in the few weeks before). The two calendars of the paper are cursors over fixed
 //! orders computed once with the graph: window starts walk the internal order itself,
-//! deadlines walk `by_deadline` (the nodes by `not_after`, then id, each with its date and
-//! caller id); a node waiting for its window is simply `Queued` until the start cursor
-//! reaches it. No call allocates.
+//! deadlines walk `by_deadline` (the internal ids by `not_after`, then caller id); each has
+//! its dates apart, once per distinct date with the end of its run of nodes (a day's nodes
+//! are read without their dates: four bytes a deadline). A node waiting for its window is
+//! simply `Queued` until the start cursor reaches it. No call allocates.
 //!
 //! A node's state is one byte, and one bit while it is blocked (waiting for dependencies):
 //! the byte then holds its count of dependencies not met, and a death only clears the bit.
@@ -37,14 +38,27 @@
 
 use std::sync::Arc;
 
-/// A deadline, in the deadline calendar.
-#[derive(Clone, Copy, Debug)]
-struct Deadline {
-    not_after: i64,
-    /// The internal id.
-    node: u32,
-    /// The caller's id.
-    ext: u32,
+/// A date of a calendar and where its run of nodes ends: the calendar's nodes up to `end`
+/// (from the previous day's `end`) fall on `date`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Day {
+    date: i64,
+    end: u32,
+}
+
+/// The runs of equal dates in `dates` (sorted), as [`Day`]s.
+fn days(dates: impl Iterator<Item = i64>) -> Vec<Day> {
+    let mut days: Vec<Day> = Vec::new();
+    for (k, date) in dates.enumerate() {
+        match days.last_mut() {
+            Some(d) if d.date == date => d.end = k as u32 + 1,
+            _ => days.push(Day {
+                date,
+                end: k as u32 + 1,
+            }),
+        }
+    }
+    days
 }
 
 /// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
@@ -96,8 +110,13 @@ pub struct Graph {
     /// The same lists again, laid out in walk order (see `walk_order`): what the edges'
     /// `out_start..out_end` point into.
     walk_edges: Vec<Edge>,
-    /// Internal nodes by `not_after`, then caller id (the deadline calendar).
-    by_deadline: Vec<Deadline>,
+    /// The start calendar: the distinct `not_before` dates, each with the end of its run of
+    /// internal nodes (internal order is by start).
+    start_days: Vec<Day>,
+    /// The deadline calendar: internal nodes by `not_after`, then caller id, and the
+    /// distinct `not_after` dates, each with the end of its run in `by_deadline`.
+    by_deadline: Vec<u32>,
+    deadline_days: Vec<Day>,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -167,22 +186,17 @@ impl Graph {
         for &i in &order {
             walk_edges.extend(of(i as usize).iter().map(edge));
         }
-        let by_deadline = keyed
-            .iter()
-            .map(|&(not_after, ext, node)| Deadline {
-                not_after,
-                node,
-                ext,
-            })
-            .collect();
+        let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
         Graph {
-            not_before: ext.iter().map(|&e| windows[e as usize].0).collect(),
+            start_days: days(not_before.iter().copied()),
+            not_before,
             not_after,
             indeg,
             edges: by_source.iter().map(edge).collect(),
             offsets,
             walk_edges,
-            by_deadline,
+            by_deadline: keyed.iter().map(|&(_, _, i)| i).collect(),
+            deadline_days: days(keyed.iter().map(|&(not_after, _, _)| not_after)),
             ids: Arc::new(Ids {
                 internal,
                 external: ext,
@@ -319,11 +333,15 @@ pub struct Tracker {
     open_internal: Vec<u32>,
     open_pos: Vec<u32>,
     /// Start calendar: the windows of internal nodes `..starts` have started (internal
-    /// order is by window start: `i >= starts` is "window not started").
+    /// order is by window start: `i >= starts` is "window not started"), those of the days
+    /// `start_days[..start_day]`.
     starts: usize,
+    start_day: usize,
     /// Deadline calendar: the windows of `by_deadline[..settled]` have closed, and none of
-    /// them is blocked or queued (so a blocked node's window has not closed).
+    /// them is blocked or queued (so a blocked node's window has not closed), those of the
+    /// days `deadline_days[..deadline_day]`.
     settled: usize,
+    deadline_day: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
     /// Scratch space of `propagate_death` (empty between calls).
@@ -364,7 +382,9 @@ impl Tracker {
             open_internal: Vec::new(),
             open_pos: vec![u32::MAX; n],
             starts: 0,
+            start_day: 0,
             settled: 0,
+            deadline_day: 0,
             changes: Vec::new(),
             stack: Vec::new(),
         };
@@ -439,41 +459,47 @@ impl Tracker {
         let date = self.date;
         // Windows started by `date`, by start then id (internal order): the queued ones open
         // (or die, if their window closed too).
-        while let Some(&not_before) = g.not_before.get(self.starts)
-            && not_before <= date
+        while let Some(&Day { date: start, end }) = g.start_days.get(self.start_day)
+            && start <= date
         {
-            let i = self.starts as u32;
-            self.starts += 1;
-            if self.state[i as usize] == QUEUED {
-                if g.not_after[i as usize] < date {
-                    self.kill_node(g, i);
-                } else {
-                    self.open_node(i, g.ext(i));
+            self.start_day += 1;
+            while self.starts < end as usize {
+                let i = self.starts as u32;
+                self.starts += 1;
+                if self.state[i as usize] == QUEUED {
+                    if g.not_after[i as usize] < date {
+                        self.kill_node(g, i);
+                    } else {
+                        self.open_node(i, g.ext(i));
+                    }
                 }
             }
         }
         // Windows closed, by deadline then id.
-        while let Some(&Deadline {
-            not_after,
-            node: i,
-            ext,
-        }) = g.by_deadline.get(self.settled)
-            && not_after < date
+        while let Some(&Day {
+            date: deadline,
+            end,
+        }) = g.deadline_days.get(self.deadline_day)
+            && deadline < date
         {
-            self.settled += 1;
-            if self.is_blocked(i) {
-                self.kill_node(g, i);
-                continue;
-            }
-            match self.state[i as usize] {
-                OPEN => {
-                    self.remove_open(i);
-                    self.state[i as usize] = EXPIRED;
-                    self.changes.push(Change::Expired(ext));
-                    self.propagate_death(g, g.edges_of(i));
+            self.deadline_day += 1;
+            while self.settled < end as usize {
+                let i = g.by_deadline[self.settled];
+                self.settled += 1;
+                if self.is_blocked(i) {
+                    self.kill_node(g, i);
+                    continue;
                 }
-                QUEUED => self.kill_node(g, i),
-                _ => {}
+                match self.state[i as usize] {
+                    OPEN => {
+                        self.remove_open(i);
+                        self.state[i as usize] = EXPIRED;
+                        self.changes.push(Change::Expired(g.ext(i)));
+                        self.propagate_death(g, g.edges_of(i));
+                    }
+                    QUEUED => self.kill_node(g, i),
+                    _ => {}
+                }
             }
         }
     }

@@ -46,8 +46,8 @@ fn random_graph(rng: &mut ChaCha8Rng, n: u32) -> Graph {
 }
 
 /// The two numberings are inverse permutations; internal order is by window start, then
-/// caller id; the deadline calendar holds every node once, by deadline then caller id, with
-/// its dates and caller id.
+/// caller id; the deadline calendar holds every node once, by deadline then caller id; each
+/// calendar's days are its distinct dates with the ends of their runs.
 #[test]
 fn the_numberings_are_inverse_permutations_in_date_order() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
@@ -74,14 +74,37 @@ fn the_numberings_are_inverse_permutations_in_date_order() {
                 "node {e}"
             );
         }
-        let keys: Vec<(i64, u32)> = g.by_deadline.iter().map(|d| (d.not_after, d.ext)).collect();
+        let keys: Vec<(i64, u32)> = g
+            .by_deadline
+            .iter()
+            .map(|&i| (g.not_after[i as usize], ids.external[i as usize]))
+            .collect();
         assert!(keys.is_sorted(), "deadline order");
-        let mut nodes: Vec<u32> = g.by_deadline.iter().map(|d| d.node).collect();
+        let mut nodes = g.by_deadline.clone();
         nodes.sort_unstable();
         assert_eq!(nodes, (0..n).collect::<Vec<_>>());
-        for d in &g.by_deadline {
-            assert_eq!(d.ext, ids.external[d.node as usize]);
-            assert_eq!(d.not_after, windows[d.ext as usize].1);
+        // Each calendar's days are its distinct dates, in order, each ending its run.
+        for (days, dates) in [
+            (&g.start_days, g.not_before.clone()),
+            (
+                &g.deadline_days,
+                g.by_deadline
+                    .iter()
+                    .map(|&i| g.not_after[i as usize])
+                    .collect(),
+            ),
+        ] {
+            let mut expected: Vec<Day> = Vec::new();
+            for (k, &date) in dates.iter().enumerate() {
+                if expected.last().is_some_and(|d| d.date == date) {
+                    expected.pop();
+                }
+                expected.push(Day {
+                    date,
+                    end: k as u32 + 1,
+                });
+            }
+            assert_eq!(days, &expected);
         }
     }
 }
