@@ -519,7 +519,8 @@ impl Tracker {
     }
 
     /// An active node ended: targets of matching edges get one dependency fewer (and open
-    /// or queue at zero), targets of the other edges can never open. Then `advance(0)`.
+    /// or queue at zero), targets of the other edges can never open. Then `advance(0)`
+    /// (when a day is due).
     /// False (and no change) if the node is not active.
     pub fn ended(&mut self, g: &Graph, n: u32, success: bool) -> bool {
         let Some(&i) = self.ids.internal.get(n as usize) else {
@@ -551,8 +552,22 @@ impl Tracker {
                 self.kill(g, e);
             }
         }
-        self.advance(g, 0);
+        // `advance(0)`: nothing here moves the date or a cursor, so after the advance that
+        // opened the node no day is due (the test costs a few instructions, the call dozens).
+        if self.due(g) {
+            self.advance(g, 0);
+        }
         true
+    }
+
+    /// Whether a calendar has a day at or before the date it has not processed.
+    fn due(&self, g: &Graph) -> bool {
+        g.start_days
+            .get(self.start_day)
+            .is_some_and(|d| d.date <= self.date)
+            || g.deadline_days
+                .get(self.deadline_day)
+                .is_some_and(|d| d.date < self.date)
     }
 
     /// The last dependency of `t` (the target of an edge) is met. Its window has not
