@@ -11,7 +11,8 @@
 //! million events per size), `--no-replay`, and `--graph timeline`: another family of DAGs,
 //! whose windows follow the generation order (event g starts around day g/4, so its
 //! dependencies are events of the weeks before it, as in a story written along its
-//! timeline); its "random" layout is a seeded shuffle of the ids.
+//! timeline); its "random" layout is a seeded shuffle of the ids. `--help` prints the usage
+//! line; a wrong argument prints what is wrong and the usage on one line and exits 2.
 //!
 //! Each DAG has n events; event g (in generation order) depends on 0-3 random events among
 //! the 64 generated before it (random outcome labels); windows start uniformly over n/4 days
@@ -29,6 +30,7 @@
 //! the way scenarios are compiled (`program::story::date_order`, what a pack's events get
 //! whatever order it lists them in).
 
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -181,7 +183,11 @@ struct Args {
     replay: bool,
 }
 
-fn args() -> anyhow::Result<Args> {
+/// The usage line, printed by `--help` (and after an argument error).
+const USAGE: &str = "usage: events_bench [--layouts date,random,compiled] [--sizes 1000,1000000] [--runs N] [--no-replay] [--graph uniform|timeline] [--help]";
+
+/// The arguments, `None` for `--help`, or what is wrong with them.
+fn args(given: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut a = Args {
         family: Family::Uniform,
         layouts: vec![Layout::DateOrder, Layout::Random, Layout::RandomCompiled],
@@ -189,13 +195,11 @@ fn args() -> anyhow::Result<Args> {
         runs: 3,
         replay: true,
     };
-    let mut it = std::env::args().skip(1);
+    let mut it = given;
     while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .ok_or_else(|| anyhow::anyhow!("`{arg}` needs a value"))
-        };
+        let mut value = || it.next().ok_or_else(|| format!("`{arg}` needs a value"));
         match arg.as_str() {
+            "--help" | "-h" => return Ok(None),
             "--layouts" => {
                 a.layouts = value()?
                     .split(',')
@@ -203,19 +207,22 @@ fn args() -> anyhow::Result<Args> {
                         "date" => Ok(Layout::DateOrder),
                         "random" => Ok(Layout::Random),
                         "compiled" => Ok(Layout::RandomCompiled),
-                        _ => anyhow::bail!("unknown layout `{l}` (known: date, random, compiled)"),
+                        _ => Err(format!(
+                            "unknown layout `{l}` (known: date, random, compiled)"
+                        )),
                     })
-                    .collect::<anyhow::Result<_>>()?
+                    .collect::<Result<_, _>>()?
             }
             "--sizes" => {
                 a.sizes = value()?
                     .split(',')
                     .map(|n| {
-                        n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                            anyhow::anyhow!("`--sizes`: `{n}` is not a count of events")
-                        })
+                        n.parse::<usize>()
+                            .ok()
+                            .filter(|&n| n >= 1)
+                            .ok_or_else(|| format!("`--sizes`: `{n}` is not a count of events"))
                     })
-                    .collect::<anyhow::Result<_>>()?
+                    .collect::<Result<_, _>>()?
             }
             "--runs" => {
                 let v = value()?;
@@ -223,26 +230,36 @@ fn args() -> anyhow::Result<Args> {
                     .parse::<usize>()
                     .ok()
                     .filter(|&n| n >= 1)
-                    .ok_or_else(|| anyhow::anyhow!("`--runs`: `{v}` is not a count of runs"))?
+                    .ok_or_else(|| format!("`--runs`: `{v}` is not a count of runs"))?
             }
             "--no-replay" => a.replay = false,
             "--graph" => {
                 a.family = match value()?.as_str() {
                     "uniform" => Family::Uniform,
                     "timeline" => Family::Timeline,
-                    g => anyhow::bail!("unknown graph `{g}` (known: uniform, timeline)"),
+                    g => return Err(format!("unknown graph `{g}` (known: uniform, timeline)")),
                 }
             }
-            _ => anyhow::bail!(
-                "unknown argument `{arg}` (known: --layouts LIST, --sizes LIST, --runs N, --no-replay, --graph uniform|timeline)"
-            ),
+            _ => return Err(format!("unknown argument `{arg}`")),
         }
     }
-    Ok(a)
+    Ok(Some(a))
 }
 
-fn main() -> anyhow::Result<()> {
-    let args = args()?;
+/// `--help` prints the usage and exits 0; a wrong argument prints one line (what is wrong,
+/// and the usage) on stderr and exits 2.
+fn main() -> ExitCode {
+    let args = match args(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("events_bench: {e}; {USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let mut calls: Vec<(usize, u64, u64)> = Vec::new();
     let timer = timer_ns();
     println!(
@@ -330,7 +347,7 @@ fn main() -> anyhow::Result<()> {
     if args.replay {
         replay();
     }
-    Ok(())
+    ExitCode::SUCCESS
 }
 
 /// The median of some figures (the upper middle one for an even count).

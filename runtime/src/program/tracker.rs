@@ -10,9 +10,18 @@
 //! nodes a day opens lie together, and so do the nodes a day's deadlines reach (their windows
 //! started in the few weeks before). The two calendars of the paper are cursors over fixed
 //! orders computed once with the graph: window starts walk the internal order itself,
-//! deadlines walk `by_deadline` (the nodes by `not_after`, then id, each with its date and
-//! caller id); a node waiting for its window is simply `Queued` until the start cursor
-//! reaches it. No call allocates. The states are one byte per node.
+//! deadlines walk `by_deadline` (the internal ids by `not_after`, then caller id); each has
+//! its dates apart, once per distinct date with the end of its run of nodes (a day's nodes
+//! are read without their dates: four bytes a deadline). A node waiting for its window is
+//! simply `Queued` until the start cursor reaches it. No call allocates.
+//!
+//! A node's state is one byte, and one bit while it is blocked (waiting for dependencies):
+//! the byte then holds its count of dependencies not met, and a death only clears the bit.
+//! Every dependent a call reaches is tested on its bit (128 KiB for a million nodes: they stay
+//! in a core's cache); its byte is read only when one of its dependencies is met. The
+//! calendars' cursors answer what the windows would (a blocked node's window has not closed,
+//! and it has started if the start cursor has passed it), so a met dependency reads nothing
+//! else of its target.
 //!
 //! Each out-edge list is laid out twice, for the two ways lists are read. `edges`, in
 //! internal order, serves the node's own calendar and calls: `ended` of the nodes a day
@@ -21,33 +30,44 @@
 //! cascades through the graph (a death kills every blocked node that waits on it, and those
 //! kill theirs), and the lists there are in the order such a walk reads them (`walk_order`),
 //! so a cascade reads them mostly one after another instead of one line anywhere in the graph
-//! per node. The edges carry what a death needs of their target (its caller id, its list in
-//! `walk_edges`), so a chain of deaths reads, per node, its state byte and its edges, nothing
-//! else. Callers see only their own ids: every method takes and returns them, and the changes
-//! (and their order), the open list, the states and the hash are the same whatever the
-//! internal order.
+//! per node. The edges carry what a death or an opening needs of their target (its caller
+//! id, its list in `walk_edges`), so a chain of deaths reads, per node, its bit and its
+//! edges, nothing else. Callers see only their own ids: every method takes and returns them,
+//! and the changes (and their order), the open list, the states and the hash are the same
+//! whatever the internal order.
 
 use std::sync::Arc;
 
-/// A deadline, in the deadline calendar.
-#[derive(Clone, Copy, Debug)]
-struct Deadline {
-    not_after: i64,
-    /// The internal id.
-    node: u32,
-    /// The caller's id.
-    ext: u32,
+/// A date of a calendar and where its run of nodes ends: the calendar's nodes up to `end`
+/// (from the previous day's `end`) fall on `date`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Day {
+    date: i64,
+    end: u32,
+}
+
+/// The runs of equal dates in `dates` (sorted), as [`Day`]s.
+fn days(dates: impl Iterator<Item = i64>) -> Vec<Day> {
+    let mut days: Vec<Day> = Vec::new();
+    for (k, date) in dates.enumerate() {
+        match days.last_mut() {
+            Some(d) if d.date == date => d.end = k as u32 + 1,
+            _ => days.push(Day {
+                date,
+                end: k as u32 + 1,
+            }),
+        }
+    }
+    days
 }
 
 /// An out-edge: the target's internal id (low 31 bits) and whether it needs success (top
-/// bit), with the target's place in the deadline calendar (a target the deadline cursor has
-/// passed is settled: never blocked, skipped without reading its state) and what killing the
-/// target needs (its caller id and its own out-edges in `walk_edges`), so that a chain of
-/// deaths reads one line of edges per node and nothing else of the graph.
+/// bit), with what killing or opening the target needs (its caller id and its own out-edges
+/// in `walk_edges`), so that a chain of deaths reads one line of edges per node and the
+/// targets' bits, nothing else of the graph. Sixteen bytes: four to a cache line.
 #[derive(Clone, Copy, Debug, Default)]
 struct Edge {
     to: u32,
-    deadline: u32,
     ext: u32,
     out_start: u32,
     out_end: u32,
@@ -90,8 +110,13 @@ pub struct Graph {
     /// The same lists again, laid out in walk order (see `walk_order`): what the edges'
     /// `out_start..out_end` point into.
     walk_edges: Vec<Edge>,
-    /// Internal nodes by `not_after`, then caller id (the deadline calendar).
-    by_deadline: Vec<Deadline>,
+    /// The start calendar: the distinct `not_before` dates, each with the end of its run of
+    /// internal nodes (internal order is by start).
+    start_days: Vec<Day>,
+    /// The deadline calendar: internal nodes by `not_after`, then caller id, and the
+    /// distinct `not_after` dates, each with the end of its run in `by_deadline`.
+    by_deadline: Vec<u32>,
+    deadline_days: Vec<Day>,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -148,15 +173,10 @@ impl Graph {
         let mut keyed: Vec<(i64, u32, u32)> =
             (0..n).map(|i| (not_after[i], ext[i], i as u32)).collect();
         keyed.sort_unstable();
-        let mut deadline = vec![0u32; n];
-        for (k, &(_, _, i)) in keyed.iter().enumerate() {
-            deadline[i as usize] = k as u32;
-        }
         let edge = |&(t, ok): &(u32, bool)| {
             let (out_start, out_end) = walk_range[t as usize];
             Edge {
                 to: t | if ok { NEEDS_SUCCESS } else { 0 },
-                deadline: deadline[t as usize],
                 ext: ext[t as usize],
                 out_start,
                 out_end,
@@ -166,22 +186,17 @@ impl Graph {
         for &i in &order {
             walk_edges.extend(of(i as usize).iter().map(edge));
         }
-        let by_deadline = keyed
-            .iter()
-            .map(|&(not_after, ext, node)| Deadline {
-                not_after,
-                node,
-                ext,
-            })
-            .collect();
+        let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
         Graph {
-            not_before: ext.iter().map(|&e| windows[e as usize].0).collect(),
+            start_days: days(not_before.iter().copied()),
+            not_before,
             not_after,
             indeg,
             edges: by_source.iter().map(edge).collect(),
             offsets,
             walk_edges,
-            by_deadline,
+            by_deadline: keyed.iter().map(|&(_, _, i)| i).collect(),
+            deadline_days: days(keyed.iter().map(|&(not_after, _, _)| not_after)),
             ids: Arc::new(Ids {
                 internal,
                 external: ext,
@@ -281,28 +296,52 @@ pub enum Change {
     Dead(u32),
 }
 
-// One byte per node: the states of a million nodes fit in a core's L2 cache.
-const _: () = assert!(std::mem::size_of::<NodeState>() == 1);
+// A node's state is one byte and, while it waits for its dependencies, one bit (see
+// `Tracker::state`). The byte's values:
+const QUEUED: u8 = 0;
+const OPEN: u8 = 1;
+const ACTIVE: u8 = 2;
+const FAILED: u8 = 3;
+const SUCCEEDED: u8 = 4;
+const EXPIRED: u8 = 5;
+/// Dead with every dependency met (its window closed while it was queued).
+const DEAD: u8 = 6;
+/// `COUNTED + k` (up to `BIG - 1`): k dependencies not met; blocked if the node's bit is
+/// set, dead (killed while blocked) if not.
+const COUNTED: u8 = 8;
+/// As `COUNTED + k`, k in `Tracker::big` (a node waiting for more than `BIG - COUNTED - 1`).
+const BIG: u8 = 255;
 
 /// The tracker's state for one playthrough.
 #[derive(Clone, Debug)]
 pub struct Tracker {
+    /// The date (written only by [`Tracker::advance`]: the calendars' cursors follow it).
     pub date: i64,
     ids: Arc<Ids>,
-    /// Each internal node's state, and its dependencies not met yet (apart: the states are
-    /// read on every edge, the counts only when a dependency is met).
-    state: Vec<NodeState>,
-    unmet: Vec<u32>,
+    /// Each internal node's byte (`QUEUED` … `BIG`: its state, or its count of dependencies
+    /// not met while it waits and after it died waiting), and one bit per internal node, set
+    /// while it is blocked. A dependent is tested on its bit alone: the 128 KiB of bits of a
+    /// million nodes stay in a core's cache, and a death only clears a bit; the bytes (1 MB)
+    /// are read when a dependency is met or the node's own calendar reaches it.
+    state: Vec<u8>,
+    blocked: Vec<u64>,
+    /// The counts of the nodes whose byte is `BIG` (empty if there are none).
+    big: Vec<u32>,
     /// Open nodes (caller ids, unordered), their internal ids at the same positions, and
     /// each open internal node's position in them.
     open: Vec<u32>,
     open_internal: Vec<u32>,
     open_pos: Vec<u32>,
-    /// Start calendar: the windows of internal nodes `..starts` have started.
+    /// Start calendar: the windows of internal nodes `..starts` have started (internal
+    /// order is by window start: `i >= starts` is "window not started"), those of the days
+    /// `start_days[..start_day]`.
     starts: usize,
+    start_day: usize,
     /// Deadline calendar: the windows of `by_deadline[..settled]` have closed, and none of
-    /// them is blocked or queued.
+    /// them is blocked or queued (so a blocked node's window has not closed), those of the
+    /// days `deadline_days[..deadline_day]`.
     settled: usize,
+    deadline_day: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
     /// Scratch space of `propagate_death` (empty between calls).
@@ -313,49 +352,92 @@ impl Tracker {
     /// A tracker at `date`. Nodes without dependencies are queued; the first
     /// [`Tracker::advance`] (of 0 days, or more) opens the due ones.
     pub fn new(g: &Graph, date: i64) -> Tracker {
-        let state = g
-            .indeg
-            .iter()
-            .map(|&unmet| {
-                if unmet == 0 {
-                    NodeState::Queued
-                } else {
-                    NodeState::Blocked
+        let n = g.len();
+        let mut blocked = vec![0u64; n.div_ceil(64)];
+        let mut big = Vec::new();
+        let mut state = Vec::with_capacity(n);
+        for (i, &unmet) in g.indeg.iter().enumerate() {
+            if unmet > 0 {
+                blocked[i / 64] |= 1 << (i % 64);
+            }
+            state.push(if unmet == 0 {
+                QUEUED
+            } else if unmet < u32::from(BIG - COUNTED) {
+                COUNTED + unmet as u8
+            } else {
+                if big.is_empty() {
+                    big = vec![0; n];
                 }
-            })
-            .collect();
+                big[i] = unmet;
+                BIG
+            });
+        }
         let mut t = Tracker {
             date,
             ids: g.ids.clone(),
             state,
-            unmet: g.indeg.clone(),
+            blocked,
+            big,
             open: Vec::new(),
             open_internal: Vec::new(),
-            open_pos: vec![u32::MAX; g.len()],
+            open_pos: vec![u32::MAX; n],
             starts: 0,
+            start_day: 0,
             settled: 0,
+            deadline_day: 0,
             changes: Vec::new(),
             stack: Vec::new(),
         };
         for &d in &g.doomed {
             let i = g.ids.internal[d as usize];
-            if matches!(t.state[i as usize], NodeState::Blocked | NodeState::Queued) {
+            if t.is_blocked(i) || t.state[i as usize] == QUEUED {
                 t.kill_node(g, i);
             }
         }
         t
     }
 
+    /// Internal node `i`'s state: its bit, then its byte.
+    fn state_of(&self, i: u32) -> NodeState {
+        if self.is_blocked(i) {
+            return NodeState::Blocked;
+        }
+        match self.state[i as usize] {
+            QUEUED => NodeState::Queued,
+            OPEN => NodeState::Open,
+            ACTIVE => NodeState::Active,
+            FAILED => NodeState::Done(false),
+            SUCCEEDED => NodeState::Done(true),
+            EXPIRED => NodeState::Expired,
+            _ => NodeState::Dead,
+        }
+    }
+    /// Internal node `i`'s dependencies not met (kept when it dies waiting).
+    fn unmet(&self, i: u32) -> u32 {
+        match self.state[i as usize] {
+            BIG => self.big[i as usize],
+            v if v >= COUNTED => u32::from(v - COUNTED),
+            _ => 0,
+        }
+    }
+    fn is_blocked(&self, i: u32) -> bool {
+        self.blocked[i as usize / 64] & (1 << (i % 64)) != 0
+    }
+    /// Clears a blocked node's bit: its byte, `COUNTED` or more, now reads dead.
+    fn unblock(&mut self, i: u32) {
+        self.blocked[i as usize / 64] &= !(1 << (i % 64));
+    }
+
     pub fn state(&self, n: u32) -> NodeState {
-        self.state[self.ids.internal[n as usize] as usize]
+        self.state_of(self.ids.internal[n as usize])
     }
     /// Each node's state, by caller id.
     pub fn states(&self) -> impl Iterator<Item = NodeState> + '_ {
-        self.ids.internal.iter().map(|&i| self.state[i as usize])
+        self.ids.internal.iter().map(|&i| self.state_of(i))
     }
     /// Whether some node still waits for its dependencies.
     pub fn any_blocked(&self) -> bool {
-        self.state.contains(&NodeState::Blocked)
+        self.blocked.iter().any(|&w| w != 0)
     }
     /// Open nodes, in no particular order.
     pub fn open(&self) -> &[u32] {
@@ -366,7 +448,7 @@ impl Tracker {
         self.state
             .iter()
             .zip(&self.ids.external)
-            .filter(|&(&s, _)| s == NodeState::Queued)
+            .filter(|&(&s, _)| s == QUEUED)
             .map(|(_, &e)| e)
     }
 
@@ -377,37 +459,47 @@ impl Tracker {
         let date = self.date;
         // Windows started by `date`, by start then id (internal order): the queued ones open
         // (or die, if their window closed too).
-        while let Some(&not_before) = g.not_before.get(self.starts)
-            && not_before <= date
+        while let Some(&Day { date: start, end }) = g.start_days.get(self.start_day)
+            && start <= date
         {
-            let i = self.starts as u32;
-            self.starts += 1;
-            if self.state[i as usize] == NodeState::Queued {
-                if g.not_after[i as usize] < date {
-                    self.kill_node(g, i);
-                } else {
-                    self.open_node(i, g.ext(i));
+            self.start_day += 1;
+            while self.starts < end as usize {
+                let i = self.starts as u32;
+                self.starts += 1;
+                if self.state[i as usize] == QUEUED {
+                    if g.not_after[i as usize] < date {
+                        self.kill_node(g, i);
+                    } else {
+                        self.open_node(i, g.ext(i));
+                    }
                 }
             }
         }
         // Windows closed, by deadline then id.
-        while let Some(&Deadline {
-            not_after,
-            node: i,
-            ext,
-        }) = g.by_deadline.get(self.settled)
-            && not_after < date
+        while let Some(&Day {
+            date: deadline,
+            end,
+        }) = g.deadline_days.get(self.deadline_day)
+            && deadline < date
         {
-            self.settled += 1;
-            match self.state[i as usize] {
-                NodeState::Open => {
-                    self.remove_open(i);
-                    self.state[i as usize] = NodeState::Expired;
-                    self.changes.push(Change::Expired(ext));
-                    self.propagate_death(g, g.edges_of(i));
+            self.deadline_day += 1;
+            while self.settled < end as usize {
+                let i = g.by_deadline[self.settled];
+                self.settled += 1;
+                if self.is_blocked(i) {
+                    self.kill_node(g, i);
+                    continue;
                 }
-                NodeState::Blocked | NodeState::Queued => self.kill_node(g, i),
-                _ => {}
+                match self.state[i as usize] {
+                    OPEN => {
+                        self.remove_open(i);
+                        self.state[i as usize] = EXPIRED;
+                        self.changes.push(Change::Expired(g.ext(i)));
+                        self.propagate_death(g, g.edges_of(i));
+                    }
+                    QUEUED => self.kill_node(g, i),
+                    _ => {}
+                }
             }
         }
     }
@@ -418,61 +510,82 @@ impl Tracker {
         let Some(&i) = self.ids.internal.get(n as usize) else {
             return false;
         };
-        if self.state[i as usize] != NodeState::Open {
+        if self.state[i as usize] != OPEN {
             return false;
         }
         self.remove_open(i);
-        self.state[i as usize] = NodeState::Active;
+        self.state[i as usize] = ACTIVE;
         true
     }
 
     /// An active node ended: targets of matching edges get one dependency fewer (and open
-    /// or queue at zero), targets of the other edges can never open. Then `advance(0)`.
+    /// or queue at zero), targets of the other edges can never open. Then `advance(0)`
+    /// (when a day is due).
     /// False (and no change) if the node is not active.
     pub fn ended(&mut self, g: &Graph, n: u32, success: bool) -> bool {
         let Some(&i) = self.ids.internal.get(n as usize) else {
             return false;
         };
-        if self.state[i as usize] != NodeState::Active {
+        if self.state[i as usize] != ACTIVE {
             return false;
         }
-        self.state[i as usize] = NodeState::Done(success);
+        self.state[i as usize] = if success { SUCCEEDED } else { FAILED };
         for &e in g.edges_of(i) {
             let t = e.target();
-            // Settled nodes are never blocked: skip them without touching them.
-            if (e.deadline as usize) < self.settled || self.state[t as usize] != NodeState::Blocked
-            {
+            if !self.is_blocked(t) {
                 continue;
             }
             if e.needs_success() == success {
-                let unmet = &mut self.unmet[t as usize];
-                *unmet -= 1;
-                if *unmet == 0 {
-                    self.ready(g, e);
+                // A blocked node's byte is `COUNTED + k` or `BIG`.
+                let v = &mut self.state[t as usize];
+                let left = if *v != BIG {
+                    *v -= 1;
+                    u32::from(*v - COUNTED)
+                } else {
+                    self.big[t as usize] -= 1;
+                    self.big[t as usize]
+                };
+                if left == 0 {
+                    self.ready(e);
                 }
             } else {
                 self.kill(g, e);
             }
         }
-        self.advance(g, 0);
+        // `advance(0)`: nothing here moves the date or a cursor, so after the advance that
+        // opened the node no day is due (the test costs a few instructions, the call dozens).
+        if self.due(g) {
+            self.advance(g, 0);
+        }
         true
     }
 
-    /// The last dependency of `t` (the target of an edge) is met.
-    fn ready(&mut self, g: &Graph, t: Edge) {
-        let i = t.target() as usize;
-        if g.not_after[i] < self.date {
-            self.kill(g, t);
-        } else if g.not_before[i] > self.date {
-            self.state[i] = NodeState::Queued;
+    /// Whether a calendar has a day at or before the date it has not processed.
+    fn due(&self, g: &Graph) -> bool {
+        g.start_days
+            .get(self.start_day)
+            .is_some_and(|d| d.date <= self.date)
+            || g.deadline_days
+                .get(self.deadline_day)
+                .is_some_and(|d| d.date < self.date)
+    }
+
+    /// The last dependency of `t` (the target of an edge) is met. Its window has not
+    /// closed (it was blocked: the deadline cursor has not reached it), and it has started
+    /// if the start cursor has passed it.
+    fn ready(&mut self, t: Edge) {
+        let i = t.target();
+        self.unblock(i);
+        if i as usize >= self.starts {
+            self.state[i as usize] = QUEUED;
         } else {
-            self.open_node(t.target(), t.ext);
+            self.open_node(i, t.ext);
         }
     }
 
     /// Opens internal node `i` (caller id `e`).
     fn open_node(&mut self, i: u32, e: u32) {
-        self.state[i as usize] = NodeState::Open;
+        self.state[i as usize] = OPEN;
         self.open_pos[i as usize] = self.open.len() as u32;
         self.open.push(e);
         self.open_internal.push(i);
@@ -489,34 +602,36 @@ impl Tracker {
         self.open_pos[i as usize] = u32::MAX;
     }
 
-    /// Marks a waiting node (the target of `t`) dead and everything that waits on it.
+    /// Marks a blocked node (the target of `t`) dead and everything that waits on it.
     fn kill(&mut self, g: &Graph, t: Edge) {
-        self.state[t.target() as usize] = NodeState::Dead;
+        self.unblock(t.target());
         self.changes.push(Change::Dead(t.ext));
         self.propagate_death(g, g.walk_edges_of(t));
     }
 
-    /// Marks waiting internal node `i`, reached by its own calendar, dead and everything
-    /// that waits on it.
+    /// Marks blocked or queued internal node `i`, reached by its own calendar, dead and
+    /// everything that waits on it.
     fn kill_node(&mut self, g: &Graph, i: u32) {
-        self.state[i as usize] = NodeState::Dead;
+        if self.is_blocked(i) {
+            self.unblock(i);
+        } else {
+            self.state[i as usize] = DEAD;
+        }
         self.changes.push(Change::Dead(g.ext(i)));
         self.propagate_death(g, g.edges_of(i));
     }
 
     /// A node whose out-edges are `first` will never end: its blocked dependents can never
     /// open (each node's targets in edge order, then the last one killed first, its edges
-    /// read from `walk_edges`). Reads only the state bytes and the edges.
+    /// read from `walk_edges`). Reads only the bits and the edges, and writes only the bits.
     fn propagate_death(&mut self, g: &Graph, first: &[Edge]) {
         let mut stack = std::mem::take(&mut self.stack);
         let mut list = first;
         loop {
             for &e in list {
                 let t = e.target();
-                if (e.deadline as usize) >= self.settled
-                    && self.state[t as usize] == NodeState::Blocked
-                {
-                    self.state[t as usize] = NodeState::Dead;
+                if self.is_blocked(t) {
+                    self.unblock(t);
                     self.changes.push(Change::Dead(e.ext));
                     if e.out_start < e.out_end {
                         stack.push(e);
@@ -548,7 +663,7 @@ impl Tracker {
             });
         }
         for &i in &self.ids.internal {
-            h(self.unmet[i as usize] as u64);
+            h(u64::from(self.unmet(i)));
         }
         // The open list's order decides nothing (the executor sorts), but it is state.
         for &o in &self.open {
