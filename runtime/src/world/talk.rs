@@ -400,34 +400,19 @@ pub struct TalkState {
     pub(crate) scratch: Scratch,
 }
 
-/// A bucket of the spatial grid: its list in `Scratch::items` (first and last entry),
-/// valid in the build with this stamp.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Head {
-    pub(crate) stamp: u32,
-    pub(crate) first: u32,
-    pub(crate) last: u32,
-}
-
-/// A character listed in the spatial grid and the index of the next entry of its bucket.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Link {
-    pub(crate) npc: u32,
-    pub(crate) next: u32,
-}
-
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
-    /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
-    /// its stamp is the last build's; the characters listed, each with its successor in
-    /// its bucket's list (side by side: one cache line per step along a list).
-    pub(crate) heads: Vec<Head>,
-    pub(crate) stamp: u32,
-    pub(crate) items: Vec<Link>,
-    /// Each listed character's bucket, while the grid is built.
-    pub(crate) buckets: Vec<u32>,
+    /// The spatial grid (`systems::talk::grid`), kept from one tick to the next: per bucket
+    /// the first character of its list (`u32::MAX`: empty); by NPC the next character of
+    /// its bucket's list (in NPC order), its bucket (`u32::MAX`: not listed) and the
+    /// position its bucket was found at; the characters listed, in NPC order.
+    pub(crate) heads: Vec<u32>,
+    pub(crate) next: Vec<u32>,
+    pub(crate) at: Vec<u32>,
+    pub(crate) seen: Vec<Vec2>,
+    pub(crate) listed: Vec<u32>,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,

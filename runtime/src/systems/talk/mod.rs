@@ -35,6 +35,8 @@
 
 mod cycle;
 mod grid;
+#[cfg(test)]
+mod grid_tests;
 mod groups;
 #[cfg(test)]
 mod groups_full;
