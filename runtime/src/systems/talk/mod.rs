@@ -289,9 +289,9 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     }
     let inbox = p.talk.inbox;
     // Mail to NPCs outside the layer is dropped (nothing else of theirs happens here, so
-    // before the turns of those inside, in NPC order, as the turns would have).
+    // before the turns of those inside). Dropping draws nothing and reports nothing, so the
+    // order does not matter: the list is not sorted.
     let mut mailed = std::mem::take(&mut cx.w.talk.mailed);
-    mailed.sort_unstable();
     for &i in &mailed {
         let iu = i as usize;
         if iu >= n || !cx.w.talk.mail[iu] || cx.v(i).cast != NONE {
