@@ -1,6 +1,7 @@
-//! The layout of the conversation state: the compact mirrors of [`TalkState`] agree with the
-//! chars they mirror, tick after tick, over runs with joins, leaves, splits, merges and
-//! characters taken back; a char's fields lie in the cache lines its layout promises.
+//! The layout of the conversation state: the compact mirrors of [`TalkState`] (group labels,
+//! who speaks, open spans) agree with the chars they mirror, tick after tick, over runs with
+//! joins, leaves, splits, merges and characters taken back; a char's fields lie in the cache
+//! lines its layout promises.
 
 use super::tests::each_tick;
 use super::*;
@@ -17,6 +18,21 @@ fn group_labels_are_mirrored_exactly() {
         }
     });
     assert!(changes > 20, "labels changed only {changes} times");
+}
+
+#[test]
+fn who_speaks_is_mirrored_exactly() {
+    let mut flips = 0u64;
+    let mut last = Vec::new();
+    each_tick(|now, t| {
+        let speaking: Vec<bool> = t.chars.iter().map(|c| c.speaking).collect();
+        let shown: Vec<bool> = t.vis.iter().map(|v| v.speaking).collect();
+        assert_eq!(t.speaking, speaking, "tick {now}");
+        assert_eq!(t.speaking, shown, "tick {now}");
+        flips += speaking.iter().zip(&last).filter(|(a, b)| a != b).count() as u64;
+        last = speaking;
+    });
+    assert!(flips > 100, "speech started or stopped only {flips} times");
 }
 
 #[test]

@@ -102,7 +102,9 @@ impl Cx<'_, '_, '_> {
     }
     fn sync(&mut self, i: u32) {
         let t = &mut self.w.talk;
-        t.vis[i as usize] = Vis::of(&t.chars[i as usize]);
+        let v = Vis::of(&t.chars[i as usize]);
+        t.vis[i as usize] = v;
+        t.speaking[i as usize] = v.speaking;
     }
     fn cm(&mut self, i: u32) -> &mut Char {
         &mut self.w.talk.chars[i as usize]
