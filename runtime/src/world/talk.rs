@@ -237,6 +237,10 @@ impl Char {
     pub fn has(&self, j: u32) -> bool {
         self.members.iter().any(|m| m.npc == j)
     }
+    /// The signature of its view ([`TalkState::view_sig`]).
+    pub(crate) fn view_sig(&self) -> u64 {
+        self.members.iter().fold(0, |s, m| s | 1 << (m.npc % 64))
+    }
     /// Whether it is in a conversation (its view of a group is not empty).
     pub fn in_conversation(&self) -> bool {
         !self.members.is_empty()
@@ -361,6 +365,13 @@ pub struct TalkState {
     /// one line for 64 characters instead of one for three. Kept with `vis` (derived, not
     /// hashed).
     pub(crate) speaking: Vec<bool>,
+    /// By NPC index, a signature of its view of its group: bit `m % 64` set for each member
+    /// `m` (kept with `vis` while some cast is position-aware: a view changes only in its
+    /// owner's turn or hand-over). Whether another character counts a listener in its view
+    /// is asked of its members, when noise is summed, only when the bit says it may
+    /// ([`TalkState::may_have`]): a compact array instead of the other's state and its list.
+    /// Derived (not hashed).
+    pub(crate) view_sig: Vec<u64>,
     /// By NPC index: a message may wait in its `talk` inbox (set by every delivery to that
     /// inbox, cleared when the layer empties it). Without it the layer would look into
     /// every NPC's inboxes every tick: a pointer chase per character, the largest single
@@ -438,6 +449,7 @@ impl TalkState {
             chars: (0..npcs).map(|_| Char::new()).collect(),
             vis: vec![Vis::NEW; npcs],
             speaking: vec![false; npcs],
+            view_sig: vec![0; npcs],
             mail: vec![false; npcs],
             wake: vec![u64::MAX; npcs],
             handovers: Vec::new(),
@@ -455,6 +467,12 @@ impl TalkState {
             next_label: 0,
             scratch: Scratch::default(),
         }
+    }
+    /// Whether `j`'s view of its group may hold `i` (false: it does not; true: ask
+    /// [`Char::has`]), from [`TalkState::view_sig`].
+    #[inline]
+    pub(crate) fn may_have(&self, j: u32, i: u32) -> bool {
+        self.view_sig[j as usize] >> (i % 64) & 1 != 0
     }
     /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
     /// scripted messages): the layer looks into that inbox on its next step.

@@ -217,7 +217,7 @@ impl Cx<'_, '_, '_> {
                     && !c.has(j)
                     && o.addressee != i
                     && !(o.addressee != NONE && c.has(o.addressee))
-                    && !w.talk.chars[j as usize].has(i)
+                    && !(w.talk.may_have(j, i) && w.talk.chars[j as usize].has(i))
                 {
                     let loud = 1.0 - d / hr;
                     noise += loud;

@@ -155,6 +155,11 @@ pub(super) fn each_world(p: &Pack, seed: u64, ticks: u64, mut check: impl FnMut(
 /// Runs a talkative ring (NPC 0 taken back after 20 s), aware and blind, on a few seeds,
 /// and calls `check` after every tick (`layout_tests`).
 pub(super) fn each_tick(mut check: impl FnMut(u64, &TalkState)) {
+    each_tick_of(|_, now, t| check(now, t));
+}
+
+/// [`each_tick`], telling `check` whether the cast is position-aware.
+pub(super) fn each_tick_of(mut check: impl FnMut(bool, u64, &TalkState)) {
     let chars = ring(10, |i| [0.55 + 0.04 * i as f64, 0.6, 0.4, 0.6, 0.5]);
     for aware in [true, false] {
         let mut p = pack(&as_refs(&chars), aware);
@@ -163,7 +168,7 @@ pub(super) fn each_tick(mut check: impl FnMut(u64, &TalkState)) {
             let mut s = Session::from_pack(&p, seed).expect("valid pack");
             for _ in 0..1500 {
                 s.step();
-                check(s.tick(), &s.world().talk);
+                check(aware, s.tick(), &s.world().talk);
             }
         }
     }
