@@ -237,6 +237,10 @@ impl Char {
     pub fn has(&self, j: u32) -> bool {
         self.members.iter().any(|m| m.npc == j)
     }
+    /// The signature of its view ([`TalkState::view_sig`]).
+    pub(crate) fn view_sig(&self) -> u64 {
+        self.members.iter().fold(0, |s, m| s | 1 << (m.npc % 64))
+    }
     /// Whether it is in a conversation (its view of a group is not empty).
     pub fn in_conversation(&self) -> bool {
         !self.members.is_empty()
@@ -356,6 +360,18 @@ pub struct TalkState {
     /// the char by the layer: `hand_over`, the hand-over pass and after each character's
     /// turn in [`step`] (the only places a char's visible fields change).
     pub(crate) vis: Vec<Vis>,
+    /// By NPC index, `vis`' `speaking` once more, a byte each: noise looks at every
+    /// character near a listener and goes on only with those speaking, so that test reads
+    /// one line for 64 characters instead of one for three. Kept with `vis` (derived, not
+    /// hashed).
+    pub(crate) speaking: Vec<bool>,
+    /// By NPC index, a signature of its view of its group: bit `m % 64` set for each member
+    /// `m` (kept with `vis` while some cast is position-aware: a view changes only in its
+    /// owner's turn or hand-over). Whether another character counts a listener in its view
+    /// is asked of its members, when noise is summed, only when the bit says it may
+    /// ([`TalkState::may_have`]): a compact array instead of the other's state and its list.
+    /// Derived (not hashed).
+    pub(crate) view_sig: Vec<u64>,
     /// By NPC index: a message may wait in its `talk` inbox (set by every delivery to that
     /// inbox, cleared when the layer empties it). Without it the layer would look into
     /// every NPC's inboxes every tick: a pointer chase per character, the largest single
@@ -400,34 +416,19 @@ pub struct TalkState {
     pub(crate) scratch: Scratch,
 }
 
-/// A bucket of the spatial grid: its list in `Scratch::items` (first and last entry),
-/// valid in the build with this stamp.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Head {
-    pub(crate) stamp: u32,
-    pub(crate) first: u32,
-    pub(crate) last: u32,
-}
-
-/// A character listed in the spatial grid and the index of the next entry of its bucket.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Link {
-    pub(crate) npc: u32,
-    pub(crate) next: u32,
-}
-
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
     pub(crate) mask: usize,
-    /// The spatial grid (`systems::talk::grid`): per bucket its list's head, valid when
-    /// its stamp is the last build's; the characters listed, each with its successor in
-    /// its bucket's list (side by side: one cache line per step along a list).
-    pub(crate) heads: Vec<Head>,
-    pub(crate) stamp: u32,
-    pub(crate) items: Vec<Link>,
-    /// Each listed character's bucket, while the grid is built.
-    pub(crate) buckets: Vec<u32>,
+    /// The spatial grid (`systems::talk::grid`), kept from one tick to the next: per bucket
+    /// the first character of its list (`u32::MAX`: empty); by NPC the next character of
+    /// its bucket's list (in NPC order), its bucket (`u32::MAX`: not listed) and the
+    /// position its bucket was found at; the characters listed, in NPC order.
+    pub(crate) heads: Vec<u32>,
+    pub(crate) next: Vec<u32>,
+    pub(crate) at: Vec<u32>,
+    pub(crate) seen: Vec<Vec2>,
+    pub(crate) listed: Vec<u32>,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,
@@ -447,6 +448,8 @@ impl TalkState {
         TalkState {
             chars: (0..npcs).map(|_| Char::new()).collect(),
             vis: vec![Vis::NEW; npcs],
+            speaking: vec![false; npcs],
+            view_sig: vec![0; npcs],
             mail: vec![false; npcs],
             wake: vec![u64::MAX; npcs],
             handovers: Vec::new(),
@@ -464,6 +467,12 @@ impl TalkState {
             next_label: 0,
             scratch: Scratch::default(),
         }
+    }
+    /// Whether `j`'s view of its group may hold `i` (false: it does not; true: ask
+    /// [`Char::has`]), from [`TalkState::view_sig`].
+    #[inline]
+    pub(crate) fn may_have(&self, j: u32, i: u32) -> bool {
+        self.view_sig[j as usize] >> (i % 64) & 1 != 0
     }
     /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
     /// scripted messages): the layer looks into that inbox on its next step.

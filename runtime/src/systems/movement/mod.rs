@@ -40,14 +40,16 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
     while let Some(i) = next {
         // Movement sets no target: the NPCs after `i` that walk are known now.
         next = w.next_walker(i + 1);
-        let Some(target) = w.npcs[i].target else {
+        // A walker's target and speed from its compact entry, whether it is alive from the
+        // live bits: the NPC's own struct is not read.
+        let Some(walk) = w.walk(i) else {
             continue;
         };
-        if !w.npcs[i].alive() {
+        if !w.is_alive(i) {
             continue;
         }
+        let (target, speed) = (walk.target, walk.speed);
         let pos = w.pos[i];
-        let speed = p.npcs[w.npcs[i].proto as usize].speed;
         if pos.distance(target) < 1e-9 || speed <= 0.0 {
             continue;
         }

@@ -568,6 +568,22 @@ fn assert_walkers_are_the_npcs_with_a_target(s: &Session, when: &str) {
         listed, with,
         "{when}: the walkers are the NPCs with a target"
     );
+    // What movement reads of each walker is its target and its declaration's speed.
+    let p = s.program();
+    for (i, n) in w.npcs.iter().enumerate() {
+        let walk = w.walk(i).expect("an entry for every NPC");
+        assert_eq!(
+            walk.speed, p.npcs[n.proto as usize].speed,
+            "{when}: {i}'s speed"
+        );
+        if let Some(t) = n.target {
+            assert_eq!(walk.target, t, "{when}: {i}'s target");
+        }
+    }
+    assert!(
+        w.walk(w.npcs.len()).is_none(),
+        "{when}: no entry past the last"
+    );
     // The live bits (read by the trees phase) follow removals, deaths and spawns too.
     for (i, n) in w.npcs.iter().enumerate() {
         assert_eq!(w.is_alive(i), n.alive(), "{when}: NPC {i}'s live bit");

@@ -201,22 +201,23 @@ impl Cx<'_, '_, '_> {
             let w = &*self.w;
             let c = &w.talk.chars[i as usize];
             for_near(&w.talk.scratch, me, hr, |j| {
-                let o = &w.talk.vis[j as usize];
                 // Noise is speech of *other* conversations: not a speaker in its view, nor
                 // one that counts it in its own view or speaks to its group (views disagree;
-                // its own group's speech is no reason to step away). Within hearing range
-                // first: most of the 3×3 cells lie beyond it, and that test reads only
+                // its own group's speech is no reason to step away). Who speaks from the
+                // compact flags first (most nearby characters do not), within hearing range
+                // next: most of the 3×3 cells lie beyond it, and that test reads only
                 // positions, while the last one reads the other character's view.
-                if j == i || !o.speaking {
+                if j == i || !w.talk.speaking[j as usize] {
                     return;
                 }
+                let o = &w.talk.vis[j as usize];
                 let off = me - w.pos[j as usize];
                 let d = off.length();
                 if d < hr
                     && !c.has(j)
                     && o.addressee != i
                     && !(o.addressee != NONE && c.has(o.addressee))
-                    && !w.talk.chars[j as usize].has(i)
+                    && !(w.talk.may_have(j, i) && w.talk.chars[j as usize].has(i))
                 {
                     let loud = 1.0 - d / hr;
                     noise += loud;

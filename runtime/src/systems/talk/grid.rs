@@ -1,5 +1,5 @@
-//! The spatial grid: characters bucketed by position (counting sort into a hashed grid), so
-//! gathering and noise look only at the characters nearby.
+//! The spatial grid: characters bucketed by position (lists in a hashed grid, kept from tick
+//! to tick), so gathering and noise look only at the characters nearby.
 
 use super::*;
 
@@ -24,14 +24,18 @@ pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
     (h >> 17) as usize & s.mask
 }
 
-/// End of a bucket's list in [`Scratch::next`].
+/// End of a bucket's list ([`Scratch::heads`], [`Scratch::next`]); "not listed" in
+/// [`Scratch::at`].
 const END: u32 = u32::MAX;
 
-/// Buckets every character in the layer (`TalkState::layer`, in NPC order) by position: one list per bucket of the hashed grid,
-/// in NPC order, linked through `next`. A bucket's head counts only when its stamp is this
-/// build's, so a build touches the buckets of the characters in the layer, never the whole
-/// table (which is sized by the number of NPCs, so that which cells share a bucket, and with
-/// it the order in which [`for_near`] visits characters, does not depend on how many talk).
+/// Brings the grid up to date with the layer (`TalkState::layer`, in NPC order) and the
+/// positions: one list per bucket of the hashed grid, in NPC order, linked through
+/// [`Scratch::next`]. The lists are kept from one tick to the next: only characters that
+/// entered or left the layer, and those whose position changed (and then only if their
+/// bucket did), are taken out of or put into a list, so an idle character costs a compare
+/// of its position. The table is sized by the number of NPCs, so that which cells share a
+/// bucket, and with it the order in which [`for_near`] visits characters, does not depend on
+/// how many talk.
 pub(super) fn build_grid(p: &Program, w: &mut World) {
     let t = &mut w.talk;
     let s = &mut t.scratch;
@@ -39,44 +43,123 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     for k in &p.talk.casts {
         cell = cell.max(k.join_radius).max(k.hearing_radius);
     }
-    s.cell = cell;
     let n = t.chars.len();
     let size = (2 * n).next_power_of_two().max(16);
-    s.stamp = s.stamp.wrapping_add(1);
-    if s.heads.len() != size || s.stamp == 0 {
+    if s.heads.len() != size || s.cell != cell || s.next.len() != n {
         s.heads.clear();
-        s.heads.resize(size, Head::default());
-        s.stamp = 1;
+        s.heads.resize(size, END);
+        s.next.clear();
+        s.next.resize(n, END);
+        s.at.clear();
+        s.at.resize(n, END);
+        s.seen.clear();
+        s.seen.resize(n, Vec2::ZERO);
+        s.listed.clear();
     }
+    s.cell = cell;
     s.mask = size - 1;
-    s.items.clear();
-    // Each character's bucket first (a pass in order over positions), then the lists, with
-    // the heads a few characters ahead fetched while one is linked (they lie anywhere in a
-    // table sized by the number of NPCs).
-    s.buckets.clear();
-    for &i in &t.layer {
-        s.buckets
-            .push(bucket(s, cell_of(s, w.pos[i as usize])) as u32);
-    }
-    for (k, &i) in t.layer.iter().enumerate() {
-        if let Some(&a) = s.buckets.get(k + super::AHEAD) {
-            super::prefetch(&s.heads[a as usize]);
+    // The characters listed at the last update and the layer now, both in NPC order,
+    // walked side by side.
+    let listed = std::mem::take(&mut s.listed);
+    if listed == t.layer {
+        // Nobody entered or left the layer (most ticks): only who moved is looked at.
+        for &y in &t.layer {
+            moved(s, y, w.pos[y as usize]);
         }
-        let b = s.buckets[k] as usize;
-        let k = s.items.len() as u32;
-        s.items.push(Link { npc: i, next: END });
-        let h = &mut s.heads[b];
-        if h.stamp == s.stamp {
-            s.items[h.last as usize].next = k;
-            h.last = k;
-        } else {
-            *h = Head {
-                stamp: s.stamp,
-                first: k,
-                last: k,
-            };
+        s.listed = listed;
+        return;
+    }
+    let (mut a, mut b) = (0, 0);
+    loop {
+        match (listed.get(a).copied(), t.layer.get(b).copied()) {
+            (None, None) => break,
+            (Some(x), None) => {
+                unlist(s, x);
+                a += 1;
+            }
+            (None, Some(y)) => {
+                list(s, y, w.pos[y as usize]);
+                b += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                unlist(s, x);
+                a += 1;
+            }
+            (Some(x), Some(y)) if y < x => {
+                list(s, y, w.pos[y as usize]);
+                b += 1;
+            }
+            (Some(_), Some(y)) => {
+                moved(s, y, w.pos[y as usize]);
+                a += 1;
+                b += 1;
+            }
         }
     }
+    let mut listed = listed;
+    listed.clear();
+    listed.extend_from_slice(&t.layer);
+    s.listed = listed;
+}
+
+/// Character `i`, listed, is at `at` now: if it moved, it is moved to another bucket's list
+/// when it moved to a cell of another bucket.
+#[inline(always)]
+fn moved(s: &mut Scratch, i: u32, at: Vec2) {
+    let was = s.seen[i as usize];
+    if at.x.to_bits() != was.x.to_bits() || at.y.to_bits() != was.y.to_bits() {
+        rebucket(s, i, at);
+    }
+}
+
+fn rebucket(s: &mut Scratch, i: u32, at: Vec2) {
+    s.seen[i as usize] = at;
+    if bucket(s, cell_of(s, at)) as u32 != s.at[i as usize] {
+        unlist(s, i);
+        list(s, i, at);
+    }
+}
+
+/// Puts character `i`, at `at`, into its bucket's list, in NPC order.
+fn list(s: &mut Scratch, i: u32, at: Vec2) {
+    let b = bucket(s, cell_of(s, at));
+    s.at[i as usize] = b as u32;
+    s.seen[i as usize] = at;
+    let head = s.heads[b];
+    if head == END || head > i {
+        s.next[i as usize] = head;
+        s.heads[b] = i;
+        return;
+    }
+    let mut k = head;
+    while s.next[k as usize] != END && s.next[k as usize] < i {
+        k = s.next[k as usize];
+    }
+    s.next[i as usize] = s.next[k as usize];
+    s.next[k as usize] = i;
+}
+
+/// Takes character `i` out of its bucket's list (nothing if it is in none).
+fn unlist(s: &mut Scratch, i: u32) {
+    let b = s.at[i as usize];
+    if b == END {
+        return;
+    }
+    let after = s.next[i as usize];
+    let b = b as usize;
+    if s.heads[b] == i {
+        s.heads[b] = after;
+    } else {
+        let mut k = s.heads[b];
+        while k != END && s.next[k as usize] != i {
+            k = s.next[k as usize];
+        }
+        if k != END {
+            s.next[k as usize] = after;
+        }
+    }
+    s.at[i as usize] = END;
+    s.next[i as usize] = END;
 }
 
 /// Calls `f` for every character in the layer whose grid cell may lie within `r` of `at`
@@ -98,15 +181,10 @@ pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
             }
             seen[nseen] = b;
             nseen += 1;
-            let h = s.heads[b];
-            if h.stamp != s.stamp {
-                continue;
-            }
-            let mut k = h.first;
+            let mut k = s.heads[b];
             while k != END {
-                let e = s.items[k as usize];
-                f(e.npc);
-                k = e.next;
+                f(k);
+                k = s.next[k as usize];
             }
         }
     }

@@ -53,6 +53,10 @@ pub(super) fn observe_groups(cx: &mut Cx<'_, '_, '_>) {
 #[cfg(test)]
 const ORACLE_UP_TO: usize = 300;
 
+/// The affected characters are listed in NPC order by a scan of all flags when they are
+/// more than one in this many NPCs ([`observe`]).
+const SCAN_FROM: usize = 16;
+
 /// Adds the group `x` was in at the last observation (its ring) to the affected characters,
 /// taking it out of the running group totals.
 fn add_old_group(t: &mut TalkState, s: &mut Scratch, x: u32) {
@@ -115,7 +119,15 @@ fn observe(t: &mut TalkState, now: u64) -> Vec<TraceEvent> {
             }
         }
     }
-    s.aff.sort_unstable();
+    // In NPC order: a scan of the flags when they are many (linear, where a sort grows with
+    // the log of their number), a sort when they are few.
+    if s.aff.len() * SCAN_FROM > n {
+        s.aff.clear();
+        s.aff
+            .extend((0..n as u32).filter(|&x| s.in_aff[x as usize]));
+    } else {
+        s.aff.sort_unstable();
+    }
     // Their groups now (union-find; the smaller index is the root: roots are each group's
     // first member). Only characters in the layer can be in a group.
     let aff = std::mem::take(&mut s.aff);

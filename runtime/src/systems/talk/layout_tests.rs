@@ -1,8 +1,9 @@
-//! The layout of the conversation state: the compact mirrors of [`TalkState`] agree with the
-//! chars they mirror, tick after tick, over runs with joins, leaves, splits, merges and
-//! characters taken back; a char's fields lie in the cache lines its layout promises.
+//! The layout of the conversation state: the compact mirrors of [`TalkState`] (group labels,
+//! who speaks, view signatures, open spans) agree with the chars they mirror, tick after
+//! tick, over runs with joins, leaves, splits, merges and characters taken back; a char's
+//! fields lie in the cache lines its layout promises.
 
-use super::tests::each_tick;
+use super::tests::{each_tick, each_tick_of};
 use super::*;
 
 #[test]
@@ -17,6 +18,47 @@ fn group_labels_are_mirrored_exactly() {
         }
     });
     assert!(changes > 20, "labels changed only {changes} times");
+}
+
+#[test]
+fn who_speaks_is_mirrored_exactly() {
+    let mut flips = 0u64;
+    let mut last = Vec::new();
+    each_tick(|now, t| {
+        let speaking: Vec<bool> = t.chars.iter().map(|c| c.speaking).collect();
+        let shown: Vec<bool> = t.vis.iter().map(|v| v.speaking).collect();
+        assert_eq!(t.speaking, speaking, "tick {now}");
+        assert_eq!(t.speaking, shown, "tick {now}");
+        flips += speaking.iter().zip(&last).filter(|(a, b)| a != b).count() as u64;
+        last = speaking;
+    });
+    assert!(flips > 100, "speech started or stopped only {flips} times");
+}
+
+/// Kept while some cast is position-aware (noise reads it), and only then.
+#[test]
+fn view_signatures_are_mirrored_exactly() {
+    let mut changes = 0u64;
+    let mut last = Vec::new();
+    each_tick_of(|aware, now, t| {
+        if !aware {
+            assert!(t.view_sig.iter().all(|&s| s == 0), "tick {now}");
+            return;
+        }
+        let sigs: Vec<u64> = t.chars.iter().map(Char::view_sig).collect();
+        assert_eq!(t.view_sig, sigs, "tick {now}");
+        for (j, c) in t.chars.iter().enumerate() {
+            for i in 0..t.chars.len() as u32 {
+                assert!(
+                    !c.has(i) || t.may_have(j as u32, i),
+                    "tick {now}: {j} has {i}"
+                );
+            }
+        }
+        changes += sigs.iter().zip(&last).filter(|(a, b)| a != b).count() as u64;
+        last = sigs;
+    });
+    assert!(changes > 100, "views changed only {changes} times");
 }
 
 #[test]

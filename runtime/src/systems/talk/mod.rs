@@ -35,6 +35,8 @@
 
 mod cycle;
 mod grid;
+#[cfg(test)]
+mod grid_tests;
 mod groups;
 #[cfg(test)]
 mod groups_full;
@@ -75,6 +77,8 @@ struct Cx<'a, 'b, 'p> {
     w: &'a mut World,
     out: &'a mut Out<'b, 'p>,
     now: u64,
+    /// Some cast is position-aware: noise is heard, and [`TalkState::view_sig`] is kept.
+    aware: bool,
 }
 
 impl Cx<'_, '_, '_> {
@@ -100,7 +104,13 @@ impl Cx<'_, '_, '_> {
     }
     fn sync(&mut self, i: u32) {
         let t = &mut self.w.talk;
-        t.vis[i as usize] = Vis::of(&t.chars[i as usize]);
+        let c = &t.chars[i as usize];
+        let v = Vis::of(c);
+        t.vis[i as usize] = v;
+        t.speaking[i as usize] = v.speaking;
+        if self.aware {
+            t.view_sig[i as usize] = c.view_sig();
+        }
     }
     fn cm(&mut self, i: u32) -> &mut Char {
         &mut self.w.talk.chars[i as usize]
@@ -215,7 +225,14 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     }
     let now = w.tick;
     let n = w.npcs.len().min(w.talk.chars.len());
-    let mut cx = Cx { p, w, out, now };
+    let aware = p.talk.casts.iter().any(|k| k.position_aware);
+    let mut cx = Cx {
+        p,
+        w,
+        out,
+        now,
+        aware,
+    };
     // Hand-overs by `converse` nodes (only the NPCs whose request changed), in NPC order.
     let mut handovers = std::mem::take(&mut cx.w.talk.handovers);
     handovers.sort_unstable();
@@ -282,14 +299,14 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         return;
     }
     cx.w.talk.stats.ticks += 1;
-    if p.talk.casts.iter().any(|k| k.position_aware) {
+    if aware {
         build_grid(p, cx.w);
     }
     let inbox = p.talk.inbox;
     // Mail to NPCs outside the layer is dropped (nothing else of theirs happens here, so
-    // before the turns of those inside, in NPC order, as the turns would have).
+    // before the turns of those inside). Dropping draws nothing and reports nothing, so the
+    // order does not matter: the list is not sorted.
     let mut mailed = std::mem::take(&mut cx.w.talk.mailed);
-    mailed.sort_unstable();
     for &i in &mailed {
         let iu = i as usize;
         if iu >= n || !cx.w.talk.mail[iu] || cx.v(i).cast != NONE {

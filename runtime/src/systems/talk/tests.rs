@@ -21,7 +21,7 @@ fn m(npc: &str, p: [f64; 5]) -> CastMember {
 }
 
 /// A pack where every NPC only converses, in one cast.
-fn pack(chars: &[(&str, [f64; 2], [f64; 5])], position_aware: bool) -> Pack {
+pub(super) fn pack(chars: &[(&str, [f64; 2], [f64; 5])], position_aware: bool) -> Pack {
     let mut pack = Pack::new("talk test");
     pack.world.bounds.max = Point { x: 200.0, y: 200.0 };
     pack.trees.push(TreeDef {
@@ -86,7 +86,7 @@ fn run(pack: &Pack, seed: u64, seconds: u64) -> Session {
 
 /// Gives NPC 0 a tree that converses in cast `c` for `seconds` (its `until` never holds),
 /// then waits.
-fn converse_for(p: &mut Pack, seconds: f64) {
+pub(super) fn converse_for(p: &mut Pack, seconds: f64) {
     p.trees.push(TreeDef {
         id: "short".into(),
         name: None,
@@ -138,13 +138,28 @@ fn ring(n: usize, params: impl Fn(usize) -> [f64; 5]) -> Vec<(String, [f64; 2], 
         .collect()
 }
 
-fn as_refs(v: &[(String, [f64; 2], [f64; 5])]) -> Vec<(&str, [f64; 2], [f64; 5])> {
+pub(super) fn as_refs(v: &[(String, [f64; 2], [f64; 5])]) -> Vec<(&str, [f64; 2], [f64; 5])> {
     v.iter().map(|(a, b, c)| (a.as_str(), *b, *c)).collect()
+}
+
+/// Runs `p` on `seed` for `ticks` ticks and calls `check` with the program and the world after
+/// every tick (`grid_tests`).
+pub(super) fn each_world(p: &Pack, seed: u64, ticks: u64, mut check: impl FnMut(&Program, &World)) {
+    let mut s = Session::from_pack(p, seed).expect("valid pack");
+    for _ in 0..ticks {
+        s.step();
+        check(s.program(), s.world());
+    }
 }
 
 /// Runs a talkative ring (NPC 0 taken back after 20 s), aware and blind, on a few seeds,
 /// and calls `check` after every tick (`layout_tests`).
 pub(super) fn each_tick(mut check: impl FnMut(u64, &TalkState)) {
+    each_tick_of(|_, now, t| check(now, t));
+}
+
+/// [`each_tick`], telling `check` whether the cast is position-aware.
+pub(super) fn each_tick_of(mut check: impl FnMut(bool, u64, &TalkState)) {
     let chars = ring(10, |i| [0.55 + 0.04 * i as f64, 0.6, 0.4, 0.6, 0.5]);
     for aware in [true, false] {
         let mut p = pack(&as_refs(&chars), aware);
@@ -153,7 +168,7 @@ pub(super) fn each_tick(mut check: impl FnMut(u64, &TalkState)) {
             let mut s = Session::from_pack(&p, seed).expect("valid pack");
             for _ in 0..1500 {
                 s.step();
-                check(s.tick(), &s.world().talk);
+                check(aware, s.tick(), &s.world().talk);
             }
         }
     }
