@@ -323,8 +323,8 @@ macro_rules! kid {
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
 /// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
-/// whose guard fails ([`Engine::guard_fails`]). Moves `k` to the child visited last and
-/// gives its status; `None` at the end of `leaves`. If the tick is being cut short, returns
+/// whose guard fails ([`Engine::guard_fails`], [`Engine::guard_any_fails`]). Moves `k` to
+/// the child visited last and gives its status; `None` at the end of `leaves`. If the tick is being cut short, returns
 /// from the calling `exec` at once (as `child!`).
 macro_rules! next_child {
     ($e:ident, $leaves:expr, $k:ident, $pass:expr) => {{
@@ -466,7 +466,8 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     /// A visit of a child in its parent's loop, from what the loop knows of it (`leaf`), as
     /// [`Self::run`] would visit it while nothing observes or counts (the caller checks
     /// that): a condition ([`Self::condition`]), an action ([`Self::action`]), a guarded
-    /// sequence whose guard fails ([`Self::guard_fails`]). `None` (and nothing done): the
+    /// sequence whose guard fails ([`Self::guard_fails`], [`Self::guard_any_fails`]).
+    /// `None` (and nothing done): the
     /// caller visits the child in full. (A guarded sequence that a run of conditions stopped
     /// at is visited in full: any other child pays one tag test for this.)
     #[inline(always)]
@@ -517,11 +518,11 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     }
 
     /// A visit of guarded sequence `i` ([`Leaf::GuardedAny`]: its guard is selector `i + 1`,
-    /// whose children are conditions `i + 2..`) decided here when no condition of the guard holds,
-    /// as [`Self::run`] would visit it while nothing observes or counts (the caller checks
-    /// that): the sequence runs nothing (state 0: the guard is its next child, nothing needs
-    /// halting; a selector of conditions never runs anything, its state is always 0) and the
-    /// budget allows every visit; then every condition, the selector and
+    /// whose children are conditions `i + 2..`) decided here when no condition of the guard
+    /// holds, as [`Self::run`] would visit it while nothing observes or counts (the caller
+    /// checks that): the sequence runs nothing (state 0: the guard is its next child,
+    /// nothing needs halting; a selector of conditions never runs anything, its state is
+    /// always 0) and the budget allows every visit; then every condition, the selector and
     /// the sequence return `Failure`, one visit each, and the states stay 0. `None` (and
     /// nothing done) otherwise: the caller visits it in full (evaluating the conditions
     /// again up to the one that holds). Not inlined: the loop stays out of the recursive
