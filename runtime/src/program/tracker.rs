@@ -315,8 +315,9 @@ const BIG: u8 = 255;
 /// The tracker's state for one playthrough.
 #[derive(Clone, Debug)]
 pub struct Tracker {
-    /// The date (written only by [`Tracker::advance`]: the calendars' cursors follow it).
-    pub date: i64,
+    /// The date ([`Tracker::date`]; moved only by [`Tracker::advance`]: the calendars'
+    /// cursors follow it).
+    date: i64,
     ids: Arc<Ids>,
     /// Each internal node's byte (`QUEUED` … `BIG`: its state, or its count of dependencies
     /// not met while it waits and after it died waiting), and one bit per internal node, set
@@ -450,6 +451,11 @@ impl Tracker {
             .zip(&self.ids.external)
             .filter(|&(&s, _)| s == QUEUED)
             .map(|(_, &e)| e)
+    }
+
+    /// The date, in days (as the windows are given; [`Tracker::new`] sets where it starts).
+    pub fn date(&self) -> i64 {
+        self.date
     }
 
     /// Moves the date on by `days` (≥ 0): opens queued nodes whose window started, expires

@@ -52,7 +52,7 @@ impl ScriptSession {
 
     fn advance(&mut self, days: i64) {
         let p = &*self.program;
-        let Some(day) = self.world.story.as_ref().map(|s| s.tracker.date + days) else {
+        let Some(day) = self.world.story.as_ref().map(|s| s.tracker.date() + days) else {
             return;
         };
         let mut out = Out {
@@ -245,7 +245,7 @@ impl ScriptSession {
             .map(|(k, v)| (k.to_string(), Json::from(v)))
             .collect();
         json!({
-            "date": st.tracker.date,
+            "date": st.tracker.date(),
             "open": ids(&|s| s == NodeState::Open),
             "queued": ids(&|s| s == NodeState::Queued),
             "available": available,

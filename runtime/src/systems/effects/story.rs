@@ -93,7 +93,7 @@ pub fn advance_to(p: &Program, w: &mut World, day: i64, out: &mut Out) {
     let Some(s) = p.events.scenarios.get(st.scenario as usize) else {
         return;
     };
-    let days = day - st.tracker.date;
+    let days = day - st.tracker.date();
     st.tracker.advance(&s.graph, days.max(0));
     emit_changes(p, w, out);
 }
@@ -106,7 +106,7 @@ fn emit_changes(p: &Program, w: &mut World, out: &mut Out) {
         return;
     }
     let mut changes = std::mem::take(&mut st.tracker.changes);
-    let (sc, day) = (st.scenario, st.tracker.date);
+    let (sc, day) = (st.scenario, st.tracker.date());
     let nodes = &p.events.scenarios[sc as usize].nodes;
     let tick = w.tick;
     for c in &changes {
@@ -147,7 +147,7 @@ pub fn launch_local(p: &Program, w: &mut World, n: u32, simulate: bool, out: &mu
     let s = &p.events.scenarios[st.scenario as usize];
     let li = s.nodes[n as usize];
     let e = &p.events.events[li as usize];
-    let day = st.tracker.date;
+    let day = st.tracker.date();
     if st.tracker.state(n) != NodeState::Open {
         return false;
     }
@@ -189,7 +189,7 @@ pub fn end_local(p: &Program, w: &mut World, n: u32, success: bool, out: &mut Ou
     let s = &p.events.scenarios[st.scenario as usize];
     st.active.remove(at);
     st.tracker.ended(&s.graph, n, success);
-    let (li, day) = (s.nodes[n as usize], st.tracker.date);
+    let (li, day) = (s.nodes[n as usize], st.tracker.date());
     let depth = st.depth;
     let tick = w.tick;
     out.emit(

@@ -211,7 +211,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
         let tracker = |w: &World| w.story.as_ref().expect("story").tracker.clone();
         match op {
             Op::Advance(d) => {
-                let day = tracker(&w).date + d;
+                let day = tracker(&w).date() + d;
                 exec::advance_to(&p, &mut w, day, &mut out);
             }
             Op::Launch(k) => {
@@ -238,7 +238,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
             Op::SetFlag(f, v) => w.flags[flag_slot[f]] = v,
         }
         let t = tracker(&w);
-        let want = reference(c, t.date, &launched, &ended);
+        let want = reference(c, t.date(), &launched, &ended);
         let got: Vec<NodeState> = local
             .iter()
             .map(|&l| match t.state(l) {
@@ -252,7 +252,7 @@ fn check_against_reference(c: &Case) -> Result<(), TestCaseError> {
             "after op {} ({:?}) on date {}",
             step,
             op,
-            t.date
+            t.date()
         );
         // The open list and the queue hold exactly the open and queued nodes.
         let open: Vec<u32> = sorted((0..n as u32).filter(|&v| want[v as usize] == NodeState::Open));
