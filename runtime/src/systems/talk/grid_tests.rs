@@ -4,6 +4,7 @@
 
 use super::tests::{as_refs, converse_for, each_world, pack};
 use super::*;
+use crate::session::Session;
 
 /// Every bucket's list, read through the grid's links, and as the definition has it: the
 /// characters in the layer whose position lies in a cell of that bucket, in NPC order.
@@ -68,4 +69,59 @@ fn the_kept_grid_lists_the_layer_by_position_now() {
         "only {moved_across} moves to another bucket"
     );
     assert!(left, "n0 never left the grid");
+}
+
+/// The grid's buckets list characters as a full scan in NPC order would (the order noise is
+/// summed in), and a rebuild after characters left shows none of them.
+#[test]
+fn the_grid_visits_like_a_scan_in_npc_order() {
+    let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..60)
+        .map(|i| {
+            let a = i as f64;
+            (
+                format!("n{i}"),
+                [20.0 + (a * 7.3) % 60.0, 20.0 + (a * 3.1) % 45.0],
+                [0.5; 5],
+            )
+        })
+        .collect();
+    let p = pack(&as_refs(&chars), true);
+    let mut s = Session::from_pack(&p, 1).expect("valid");
+    s.run(30);
+    let prog = s.program().clone();
+    let mut w = s.world().clone();
+    for round in 0..2 {
+        if round == 1 {
+            // Every third character leaves the layer: the next build must not list them.
+            w.talk.layer.retain(|&i| i % 3 != 0);
+        }
+        build_grid(&prog, &mut w);
+        let sc = &w.talk.scratch;
+        for k in 0..40 {
+            let at = Vec2::new(10.0 + 2.1 * k as f64, 15.0 + 1.3 * k as f64);
+            let mut got = Vec::new();
+            for_near(sc, at, 6.0, |j| got.push(j));
+            let (cx, cy) = cell_of(sc, at);
+            let mut want = Vec::new();
+            let mut seen = Vec::new();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let b = bucket(sc, (cx + dx, cy + dy));
+                    if seen.contains(&b) {
+                        continue;
+                    }
+                    seen.push(b);
+                    want.extend(
+                        w.talk
+                            .layer
+                            .iter()
+                            .copied()
+                            .filter(|&i| bucket(sc, cell_of(sc, w.pos[i as usize])) == b),
+                    );
+                }
+            }
+            assert_eq!(got, want, "round {round}, point {k}");
+            assert!(round == 0 || got.iter().all(|j| j % 3 != 0));
+        }
+    }
 }

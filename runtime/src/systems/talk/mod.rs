@@ -43,8 +43,12 @@ mod groups_full;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]
+mod params_tests;
+#[cfg(test)]
 mod tests;
 mod turns;
+#[cfg(test)]
+mod wake_tests;
 
 use rand::RngExt;
 
