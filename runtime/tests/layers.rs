@@ -116,22 +116,74 @@ fn targets<'a>(line: &'a str, prefix: &str) -> Vec<&'a str> {
     v
 }
 
+/// The files of test modules: those a `#[cfg(test)] mod name;` declares (`name.rs` or
+/// `name/mod.rs` beside a `mod.rs` or `lib.rs`, under a folder named after any other file;
+/// with `#[path = "file"]`, that file beside the declaring one).
+fn test_files(files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let (Some(parent), Some(stem)) = (f.parent(), f.file_stem()) else {
+            continue;
+        };
+        let dir = if stem == "mod" || stem == "lib" {
+            parent.to_path_buf()
+        } else {
+            parent.join(stem)
+        };
+        let mut test_attr = false;
+        let mut path: Option<&str> = None;
+        for line in text.lines() {
+            let t = line.trim();
+            if t == "#[cfg(test)]" {
+                test_attr = true;
+                continue;
+            }
+            if test_attr
+                && let Some(p) = t
+                    .strip_prefix("#[path = \"")
+                    .and_then(|r| r.strip_suffix("\"]"))
+            {
+                path = Some(p);
+                continue;
+            }
+            if test_attr
+                && let Some(name) = t.strip_prefix("mod ").and_then(|r| r.strip_suffix(';'))
+            {
+                match path {
+                    Some(p) => out.push(parent.join(p)),
+                    None => {
+                        out.push(dir.join(format!("{name}.rs")));
+                        out.push(dir.join(name).join("mod.rs"));
+                    }
+                }
+            }
+            test_attr = false;
+            path = None;
+        }
+    }
+    out
+}
+
 /// Every upward import of the sources, as `file:line: …` sentences.
 fn violations() -> Vec<String> {
     let root = src_dir();
     let mut files = Vec::new();
     rust_files(&root, &mut files);
+    let tests = test_files(&files);
     let mut bad = Vec::new();
     for f in &files {
+        if tests.contains(f) {
+            continue; // Test code may look at anything.
+        }
         let rel: Vec<String> = f
             .strip_prefix(&root)
             .expect("under src")
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        if rel.last().is_some_and(|n| n == "tests.rs") {
-            continue; // Test code may look at anything.
-        }
         let Some(me) = place(&rel) else {
             continue; // lib.rs (the module list) and bin/ (the CLI, on top of everything).
         };
@@ -218,6 +270,31 @@ fn every_layer_and_part_exists() {
             s.join(format!("{p}.rs")).is_file() || s.join(p).join("mod.rs").is_file(),
             "systems part `{p}` has no module"
         );
+    }
+}
+
+#[test]
+fn test_modules_are_found_by_their_declaration() {
+    // A file is test code when its module is declared under `#[cfg(test)]`, whatever its
+    // name: `tests.rs`, `*_tests.rs`; `program/content_tests.rs` (the packs' content tests,
+    // shipped code) is not.
+    let root = src_dir();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let tests = test_files(&files);
+    for f in [
+        "bt/tests.rs",
+        "systems/talk/params_tests.rs",
+        "program/tracker_tests.rs",
+    ] {
+        assert!(tests.contains(&root.join(f)), "{f} is test code");
+    }
+    for f in [
+        "program/content_tests.rs",
+        "tools/content_tests.rs",
+        "bt/tick.rs",
+    ] {
+        assert!(!tests.contains(&root.join(f)), "{f} is not test code");
     }
 }
 
