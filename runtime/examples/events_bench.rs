@@ -11,8 +11,7 @@
 //! million events per size), `--no-replay`, and `--graph timeline`: another family of DAGs,
 //! whose windows follow the generation order (event g starts around day g/4, so its
 //! dependencies are events of the weeks before it, as in a story written along its
-//! timeline); its "random" layout is a seeded shuffle of the ids. `--help` prints the usage
-//! line; a wrong argument prints what is wrong and the usage on one line and exits 2.
+//! timeline); its "random" layout is a seeded shuffle of the ids. `--help` lists the options.
 //!
 //! Each DAG has n events; event g (in generation order) depends on 0-3 random events among
 //! the 64 generated before it (random outcome labels); windows start uniformly over n/4 days
@@ -30,10 +29,10 @@
 //! the way scenarios are compiled (`program::story::date_order`, what a pack's events get
 //! whatever order it lists them in).
 
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use clap::{Parser, ValueEnum};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -50,7 +49,7 @@ struct Dag {
 }
 
 /// Which family of DAGs.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Family {
     /// Windows at random over the n/4 days, whatever the dependencies (the default).
     Uniform,
@@ -167,99 +166,44 @@ fn play(d: &Dag) -> Row {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Layout {
+    #[value(name = "date")]
     DateOrder,
     Random,
+    #[value(name = "compiled")]
     RandomCompiled,
 }
 
-/// What to run (the default: everything).
+/// Times the story tracker's calls on generated graphs of up to a million events (see the
+/// module doc).
+#[derive(Parser)]
 struct Args {
+    /// The graph family.
+    #[arg(long = "graph", value_enum, default_value = "uniform")]
     family: Family,
+    /// The id layouts to time.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "date,random,compiled"
+    )]
     layouts: Vec<Layout>,
-    sizes: Vec<usize>,
-    runs: usize,
-    replay: bool,
+    /// The numbers of events.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000,1000000",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    sizes: Vec<u64>,
+    /// Timed runs per size (at least; more for small graphs).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+    /// Skip the Monte Carlo replay timing.
+    #[arg(long)]
+    no_replay: bool,
 }
 
-/// The usage line, printed by `--help` (and after an argument error).
-const USAGE: &str = "usage: events_bench [--layouts date,random,compiled] [--sizes 1000,1000000] [--runs N] [--no-replay] [--graph uniform|timeline] [--help]";
-
-/// The arguments, `None` for `--help`, or what is wrong with them.
-fn args(given: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut a = Args {
-        family: Family::Uniform,
-        layouts: vec![Layout::DateOrder, Layout::Random, Layout::RandomCompiled],
-        sizes: vec![1_000, 10_000, 100_000, 1_000_000],
-        runs: 3,
-        replay: true,
-    };
-    let mut it = given;
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("`{arg}` needs a value"));
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(None),
-            "--layouts" => {
-                a.layouts = value()?
-                    .split(',')
-                    .map(|l| match l {
-                        "date" => Ok(Layout::DateOrder),
-                        "random" => Ok(Layout::Random),
-                        "compiled" => Ok(Layout::RandomCompiled),
-                        _ => Err(format!(
-                            "unknown layout `{l}` (known: date, random, compiled)"
-                        )),
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--sizes" => {
-                a.sizes = value()?
-                    .split(',')
-                    .map(|n| {
-                        n.parse::<usize>()
-                            .ok()
-                            .filter(|&n| n >= 1)
-                            .ok_or_else(|| format!("`--sizes`: `{n}` is not a count of events"))
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--runs" => {
-                let v = value()?;
-                a.runs = v
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("`--runs`: `{v}` is not a count of runs"))?
-            }
-            "--no-replay" => a.replay = false,
-            "--graph" => {
-                a.family = match value()?.as_str() {
-                    "uniform" => Family::Uniform,
-                    "timeline" => Family::Timeline,
-                    g => return Err(format!("unknown graph `{g}` (known: uniform, timeline)")),
-                }
-            }
-            _ => return Err(format!("unknown argument `{arg}`")),
-        }
-    }
-    Ok(Some(a))
-}
-
-/// `--help` prints the usage and exits 0; a wrong argument prints one line (what is wrong,
-/// and the usage) on stderr and exits 2.
-fn main() -> ExitCode {
-    let args = match args(std::env::args().skip(1)) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("events_bench: {e}; {USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+fn main() {
+    let args = Args::parse();
     let mut calls: Vec<(usize, u64, u64)> = Vec::new();
     let timer = timer_ns();
     println!(
@@ -281,7 +225,7 @@ fn main() -> ExitCode {
         );
         println!("|---|---|---|---|---|---|---|---|---|");
         let mut base: Option<(f64, f64)> = None;
-        for &n in &args.sizes {
+        for n in args.sizes.iter().map(|&n| n as usize) {
             let generated = generate(n, args.family);
             // Ids at random with respect to dates: as generated, or (timeline graphs, whose
             // generation order is nearly date order) shuffled.
@@ -305,7 +249,7 @@ fn main() -> ExitCode {
             // The median of several runs, per figure: at least `--runs`, and enough runs of
             // the small graphs that each size plays about a million events (1,000 runs of
             // the 1k graph), so the 1k row every ratio divides by is not one noisy sample.
-            let reps = args.runs.max(1_000_000 / n);
+            let reps = (args.runs as usize).max(1_000_000 / n);
             let rows: Vec<Row> = (0..reps).map(|_| play(&d)).collect();
             let r = Row {
                 n,
@@ -344,10 +288,9 @@ fn main() -> ExitCode {
             );
         }
     }
-    if args.replay {
+    if !args.no_replay {
         replay();
     }
-    ExitCode::SUCCESS
 }
 
 /// The median of some figures (the upper middle one for an even count).
