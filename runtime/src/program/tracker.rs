@@ -525,8 +525,7 @@ impl Tracker {
     }
 
     /// An active node ended: targets of matching edges get one dependency fewer (and open
-    /// or queue at zero), targets of the other edges can never open. Then `advance(0)`
-    /// (when a day is due).
+    /// or queue at zero), targets of the other edges can never open.
     /// False (and no change) if the node is not active.
     pub fn ended(&mut self, g: &Graph, n: u32, success: bool) -> bool {
         let Some(&i) = self.ids.internal.get(n as usize) else {
@@ -558,15 +557,14 @@ impl Tracker {
                 self.kill(g, e);
             }
         }
-        // `advance(0)`: nothing here moves the date or a cursor, so after the advance that
-        // opened the node no day is due (the test costs a few instructions, the call dozens).
-        if self.due(g) {
-            self.advance(g, 0);
-        }
+        // The paper's `advance(0)` after an end has nothing to do here: the node was opened
+        // by an advance, which left no day due, and nothing since moves the date or a cursor.
+        debug_assert!(!self.due(g), "a day came due without an advance");
         true
     }
 
-    /// Whether a calendar has a day at or before the date it has not processed.
+    /// Whether a calendar has a day at or before the date it has not processed (never
+    /// after an advance).
     fn due(&self, g: &Graph) -> bool {
         g.start_days
             .get(self.start_day)
