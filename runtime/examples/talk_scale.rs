@@ -1,30 +1,106 @@
 //! Cost of background conversations per simulated second for 100, 1,000 and 10,000
 //! conversing characters (the whole world tick: trees with one `converse` node each, the
-//! conversation layer, movement, message delivery). Characters stand at a constant density
-//! (a 2.5-unit grid in blocks of 16 with streets between them), so a larger crowd is a
-//! larger town, not a denser one. Run in release:
+//! conversation layer, movement, message delivery), in two towns where a larger crowd is a
+//! larger town, not a denser one:
+//!
+//! - **streets**: blocks of 16 characters on a 2.5-unit grid, a street (8.5 units) between
+//!   blocks. Groups that step away from noise hear the next block, so the small towns, whose
+//!   blocks are mostly at the edge, do less work per character (fewer neighbours to hear,
+//!   fewer groups walking): at 10,000 each character executes about 1.2× the instructions it
+//!   does at 100.
+//! - **squares**: squares of 20 characters (5 × 4 on the same grid), 100 units apart, out of
+//!   earshot of each other even after groups have drifted (they do, stepping away from each
+//!   other's noise), and the same 20 personalities in every square: each character
+//!   has the same surroundings at every size, so its work is the same and the ratio of the
+//!   costs measures only how the runtime's cost per character grows with the crowd (issue 14
+//!   item 5's flat cost). The run checks that nobody left its square's neighbourhood.
 //!
 //! ```sh
-//! cargo run --release -p townsfolk-runtime --example talk_scale
+//! cargo run --release -p townsfolk-runtime --example talk_scale                  # both towns
+//! cargo run --release -p townsfolk-runtime --example talk_scale -- --town squares
 //! ```
 //!
-//! With arguments, one row only (for profilers): `talk_scale aware|blind N [TICKS]` builds
-//! the town of `N` characters, warms it up as above and then runs `TICKS` ticks (default
-//! 200) once, in the function `measured` (e.g. `valgrind --tool=callgrind
-//! --toggle-collect=talk_scale::measured ...` counts only those ticks).
+//! One row only (for profilers): `talk_scale [--town T] aware|blind N [TICKS]` builds the town
+//! of `N` characters, warms it up as the tables do and then runs `TICKS` ticks (default 200)
+//! once, in the function `measured` (e.g. `valgrind --tool=callgrind
+//! --toggle-collect=talk_scale::measured ...` counts only those ticks). `talk_scale [--town T]
+//! pack aware|blind N` prints the town as a pack instead (to run it with `townsfolk run`, e.g.
+//! to compare world hashes of two builds). `--help` lists the options.
 
 use std::time::Instant;
 
+use clap::{Parser, Subcommand, ValueEnum};
 use townsfolk_runtime::Session;
 use townsfolk_runtime::pack::{
     CastDef, CastMember, Node, NodeKind, NpcDef, Pack, Personality, Point, TreeDef,
     to_canonical_string,
 };
 
-fn town(n: usize, position_aware: bool) -> Pack {
+/// The town's shape (see the module doc).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Town {
+    /// Blocks of 16 a street apart, within earshot of groups that walk.
+    Streets,
+    /// Isolated squares of 20, the same in every town.
+    Squares,
+}
+
+impl Town {
+    /// Characters per block, columns of a block and the distance from a block to the next.
+    fn shape(self) -> (usize, usize, f64) {
+        match self {
+            Town::Streets => (16, 4, 16.0),
+            Town::Squares => (20, 5, SQUARES_PITCH),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Town::Streets => "streets",
+            Town::Squares => "squares",
+        }
+    }
+}
+
+/// The squares' pitch: a square is 10 × 7.5 units, so at least 90 units of empty ground lie
+/// between two squares.
+const SQUARES_PITCH: f64 = 100.0;
+
+/// How far (units) a character of the squares town may stand outside its square's box: two
+/// characters of different squares are then at least 90 − 2 × 40 = 10 units apart, beyond the
+/// hearing radius (8) and the join radius (6). (Over the tables' 90 simulated seconds groups
+/// drift about 20 units; over 300 seconds, 45.)
+const SQUARES_SLACK: f64 = 40.0;
+
+/// Where character `i` stands at the start: its block and its place in the block.
+fn start(town: Town, n: usize, i: usize) -> Point {
+    let (per, cols, pitch) = town.shape();
+    let blocks = (n as f64 / per as f64).sqrt().ceil() as usize;
+    let (b, k) = (i / per, i % per);
+    Point {
+        x: 5.0 + (b % blocks) as f64 * pitch + (k % cols) as f64 * 2.5,
+        y: 5.0 + (b / blocks) as f64 * pitch + (k / cols) as f64 * 2.5,
+    }
+}
+
+/// Varied personalities (xorshift64: deterministic): talkativeness, transparency, confidence,
+/// interactivity and verbosity, each in `[0, 1)`.
+fn personalities(count: usize) -> Vec<[f64; 5]> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut r = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 1000) as f64 / 1000.0
+    };
+    (0..count).map(|_| [r(), r(), r(), r(), r()]).collect()
+}
+
+fn town(town: Town, n: usize, position_aware: bool) -> Pack {
     let mut p = Pack::new("talk scale");
-    let blocks = (n as f64 / 16.0).sqrt().ceil() as usize;
-    let side = blocks as f64 * 16.0 + 10.0;
+    let (per, _, pitch) = town.shape();
+    let blocks = (n as f64 / per as f64).sqrt().ceil() as usize;
+    let side = blocks as f64 * pitch + 10.0;
     p.world.bounds.max = Point { x: side, y: side };
     p.trees.push(TreeDef {
         id: "chat".into(),
@@ -44,19 +120,17 @@ fn town(n: usize, position_aware: bool) -> Pack {
             children: Vec::new(),
         },
     });
+    // Streets: every character its own personality; squares: the same `per` in every square.
+    let traits = personalities(match town {
+        Town::Streets => n,
+        Town::Squares => per,
+    });
     let mut members = Vec::new();
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     for i in 0..n {
-        let (b, k) = (i / 16, i % 16);
-        let (bx, by) = ((b % blocks) as f64 * 16.0, (b / blocks) as f64 * 16.0);
-        let pos = Point {
-            x: 5.0 + bx + (k % 4) as f64 * 2.5,
-            y: 5.0 + by + (k / 4) as f64 * 2.5,
-        };
         p.world.npcs.push(NpcDef {
             id: format!("c{i}"),
             name: None,
-            pos,
+            pos: start(town, n, i),
             speed: 1.4,
             tags: Vec::new(),
             tree: "chat".into(),
@@ -68,20 +142,14 @@ fn town(n: usize, position_aware: bool) -> Pack {
             prototype: false,
             comment: None,
         });
-        // Varied personalities (xorshift64: deterministic).
-        let mut r = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % 1000) as f64 / 1000.0
-        };
+        let [t, tr, c, int, v] = traits[i % traits.len()];
         members.push(CastMember {
             npc: format!("c{i}"),
-            talkativeness: Some(r()),
-            transparency: Some(r()),
-            confidence: Some(r()),
-            interactivity: Some(r()),
-            verbosity: Some(r()),
+            talkativeness: Some(t),
+            transparency: Some(tr),
+            confidence: Some(c),
+            interactivity: Some(int),
+            verbosity: Some(v),
             comment: None,
         });
     }
@@ -120,6 +188,31 @@ fn talking(s: &Session) -> usize {
         .count()
 }
 
+/// The squares town measures the same work at every size only while no square hears another:
+/// an error names the first character that stands more than `SQUARES_SLACK` outside its
+/// square's box (start positions of its square's first and last places).
+fn check_squares(town: Town, n: usize, s: &Session) -> anyhow::Result<()> {
+    if town != Town::Squares {
+        return Ok(());
+    }
+    let per = town.shape().0;
+    for (i, p) in s.world().pos.iter().enumerate().take(n) {
+        let (lo, hi) = (
+            start(town, n, i - i % per),
+            start(town, n, i - i % per + per - 1),
+        );
+        let out_x = (lo.x - p.x).max(p.x - hi.x).max(0.0);
+        let out_y = (lo.y - p.y).max(p.y - hi.y).max(0.0);
+        let out = out_x.hypot(out_y);
+        if out > SQUARES_SLACK {
+            anyhow::bail!(
+                "talk_scale: c{i} stands {out:.1} units outside its square (at most {SQUARES_SLACK}): squares may hear each other, so the sizes no longer do the same work"
+            );
+        }
+    }
+    Ok(())
+}
+
 fn mode_name(aware: bool) -> &'static str {
     if aware {
         "position-aware"
@@ -128,48 +221,63 @@ fn mode_name(aware: bool) -> &'static str {
     }
 }
 
-/// `talk_scale aware|blind N [TICKS]`: one row, one run of `TICKS` ticks after the warm-up.
-/// `talk_scale pack aware|blind N`: prints the town as a pack file instead (to run it with
-/// `townsfolk run`, e.g. to compare world hashes of two builds).
-fn one_row(args: &[String]) -> anyhow::Result<()> {
-    if args[0] == "pack" {
-        let aware = args.get(1).is_some_and(|m| m == "aware");
-        let n: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1_000);
-        print!("{}", to_canonical_string(&town(n, aware)));
-        return Ok(());
-    }
-    let aware = match args[0].as_str() {
-        "aware" => true,
-        "blind" => false,
-        other => {
-            anyhow::bail!("talk_scale: first argument {other:?} is neither `aware` nor `blind`")
-        }
-    };
-    let Some(n) = args.get(1) else {
-        anyhow::bail!("talk_scale: usage `talk_scale aware|blind N [TICKS]` (N missing)");
-    };
-    let n: usize = n
-        .parse()
-        .map_err(|e| anyhow::anyhow!("talk_scale: character count {n:?}: {e}"))?;
-    let ticks: u64 = match args.get(2) {
-        Some(t) => t
-            .parse()
-            .map_err(|e| anyhow::anyhow!("talk_scale: tick count {t:?}: {e}"))?,
-        None => 200,
-    };
-    if n == 0 || ticks == 0 {
-        anyhow::bail!("talk_scale: N and TICKS must be at least 1");
-    }
-    let pack = town(n, aware);
+/// Times conversations per character in generated towns (see the module doc).
+#[derive(Parser)]
+struct Args {
+    /// The town (default: both, one table each).
+    #[arg(long, value_enum, global = true)]
+    town: Option<Town>,
+    #[command(subcommand)]
+    one: Option<One>,
+}
+
+/// One row, or one town as a pack.
+#[derive(Subcommand)]
+enum One {
+    /// Position-aware casts: one run of TICKS ticks after the warm-up (for profilers).
+    Aware {
+        #[arg(value_parser = clap::value_parser!(u64).range(1..))]
+        n: u64,
+        #[arg(default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+        ticks: u64,
+    },
+    /// Position-blind casts: as `aware`.
+    Blind {
+        #[arg(value_parser = clap::value_parser!(u64).range(1..))]
+        n: u64,
+        #[arg(default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+        ticks: u64,
+    },
+    /// Print the town of N characters as a pack (e.g. to compare world hashes of two builds
+    /// with `townsfolk run`).
+    Pack {
+        #[arg(value_parser = ["aware", "blind"])]
+        mode: String,
+        #[arg(value_parser = clap::value_parser!(u64).range(1..))]
+        n: u64,
+    },
+}
+
+/// A town's session after the warm-up (30 simulated seconds, so groups have formed).
+fn warm(town_: Town, n: usize, aware: bool) -> anyhow::Result<Session> {
+    let pack = town(town_, n, aware);
     let mut s = Session::from_pack(&pack, 1)
         .map_err(|d| anyhow::anyhow!("talk_scale: the generated pack is invalid: {d:?}"))?;
     s.run(300);
+    Ok(s)
+}
+
+/// One row, one run of `ticks` ticks after the warm-up.
+fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()> {
+    let mut s = warm(town_, n, aware)?;
     let t = Instant::now();
     measured(&mut s, ticks);
     let secs = ticks as f64 * s.program().dt;
     let per_sec = t.elapsed().as_secs_f64() / secs;
+    check_squares(town_, n, &s)?;
     println!(
-        "| {} | {n} | {:.3} | {:.0} | {:.0}% | {ticks} ticks, one run |",
+        "| {} | {} | {n} | {:.3} | {:.0} | {:.0}% | {ticks} ticks, one run |",
+        town_.name(),
         mode_name(aware),
         per_sec * 1e3,
         per_sec * 1e9 / n as f64,
@@ -179,58 +287,75 @@ fn one_row(args: &[String]) -> anyhow::Result<()> {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if !args.is_empty() {
-        return one_row(&args);
-    }
-    let mut per_char: Vec<(bool, usize, f64)> = Vec::new();
-    println!(
-        "| mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
-    );
-    println!("|---|---:|---:|---:|---:|");
-    for aware in [true, false] {
-        for n in [100usize, 1_000, 10_000] {
-            let pack = town(n, aware);
-            let mut s = Session::from_pack(&pack, 1).expect("valid pack");
-            // Warm up: 30 simulated seconds, so groups have formed.
-            s.run(300);
-            let secs = 20u64;
-            let ticks = (secs as f64 / s.program().dt) as u64;
-            let reps = (100_000 / n).clamp(1, 20);
-            let mut best = f64::INFINITY;
-            for _ in 0..reps.min(3) {
-                let t = Instant::now();
-                s.run(ticks);
-                best = best.min(t.elapsed().as_secs_f64());
-            }
-            let per_sec = best / secs as f64;
-            let talking = talking(&s);
-            per_char.push((aware, n, per_sec * 1e9 / n as f64));
-            println!(
-                "| {} | {n} | {:.3} | {:.0} | {:.0}% |",
-                mode_name(aware),
-                per_sec * 1e3,
-                per_sec * 1e9 / n as f64,
-                talking as f64 * 100.0 / n as f64
+    let args = Args::parse();
+    let town_ = args.town.unwrap_or(Town::Streets);
+    match args.one {
+        Some(One::Aware { n, ticks }) => return one_row(town_, true, n as usize, ticks),
+        Some(One::Blind { n, ticks }) => return one_row(town_, false, n as usize, ticks),
+        Some(One::Pack { mode, n }) => {
+            print!(
+                "{}",
+                to_canonical_string(&town(town_, n as usize, mode == "aware"))
             );
+            return Ok(());
+        }
+        None => {}
+    }
+    let towns = match args.town {
+        Some(t) => vec![t],
+        None => vec![Town::Streets, Town::Squares],
+    };
+    let mut per_char: Vec<(Town, bool, usize, f64)> = Vec::new();
+    println!(
+        "| town | mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
+    );
+    println!("|---|---|---:|---:|---:|---:|");
+    for &town_ in &towns {
+        for aware in [true, false] {
+            for n in [100usize, 1_000, 10_000] {
+                let mut s = warm(town_, n, aware)?;
+                // 20 simulated seconds, the fastest of three runs.
+                let secs = 20u64;
+                let ticks = (secs as f64 / s.program().dt) as u64;
+                let mut best = f64::INFINITY;
+                for _ in 0..3 {
+                    let t = Instant::now();
+                    s.run(ticks);
+                    best = best.min(t.elapsed().as_secs_f64());
+                }
+                check_squares(town_, n, &s)?;
+                let per_sec = best / secs as f64;
+                per_char.push((town_, aware, n, per_sec * 1e9 / n as f64));
+                println!(
+                    "| {} | {} | {n} | {:.3} | {:.0} | {:.0}% |",
+                    town_.name(),
+                    mode_name(aware),
+                    per_sec * 1e3,
+                    per_sec * 1e9 / n as f64,
+                    talking(&s) as f64 * 100.0 / n as f64
+                );
+            }
         }
     }
     println!();
-    println!("| mode | ns per character, 10,000 ÷ 100 | target | status |");
-    println!("|---|---:|---:|---|");
-    for aware in [true, false] {
-        let at = |n: usize| {
-            per_char
-                .iter()
-                .find(|r| r.0 == aware && r.1 == n)
-                .map_or(f64::NAN, |r| r.2)
-        };
-        let ratio = at(10_000) / at(100);
-        println!(
-            "| {} | {ratio:.2} | ≤ {FLAT} | {} |",
-            mode_name(aware),
-            if ratio <= FLAT { "met" } else { "not met" }
-        );
+    println!("| town | mode | ns per character, 10,000 ÷ 100 | target | status |");
+    println!("|---|---|---:|---:|---|");
+    for &town_ in &towns {
+        for aware in [true, false] {
+            let at = |n: usize| {
+                per_char
+                    .iter()
+                    .find(|r| r.0 == town_ && r.1 == aware && r.2 == n)
+                    .map_or(f64::NAN, |r| r.3)
+            };
+            let ratio = at(10_000) / at(100);
+            println!(
+                "| {} | {} | {ratio:.2} | ≤ {FLAT} | {} |",
+                town_.name(),
+                mode_name(aware),
+                if ratio <= FLAT { "met" } else { "not met" }
+            );
+        }
     }
     Ok(())
 }
