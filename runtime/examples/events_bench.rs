@@ -24,7 +24,12 @@
 //! looked up before the `ended` timer starts, days with nothing to end are not timed; the
 //! timer's own cost is printed first, it is inside every figure).
 //! Reported: mean ns per `advance(1)` and per `ended` call (median over the runs), and
-//! their ratio to the 1k graph; log2(n)/log2(1k) is the bound the ratios must stay under.
+//! their ratio to the 1k graph; then the whole play again without a timer inside (the
+//! first run's days recorded and replayed on a new tracker: `advance(1)`, the day's
+//! launches and `ended` calls, one timer around it all), ns per day, and its ratio. At 1k a
+//! call costs about as much as the timer pair each per-call figure holds, which flattens
+//! the per-call ratios; the whole play's ratio is the calls' own. log2(n)/log2(1k) is the
+//! bound every ratio must stay under.
 //! Three tables: each layout given to the tracker as it is, and the random layout numbered
 //! the way scenarios are compiled (`program::story::date_order`, what a pack's events get
 //! whatever order it lists them in).
@@ -107,8 +112,17 @@ struct Row {
     n: usize,
     advance_ns: f64,
     ended_ns: f64,
+    /// The whole play without a timer inside (`replay`), ns per day.
+    day_ns: f64,
     advances: u64,
     ends: u64,
+}
+
+/// What a play did, day by day: the events ended each day with their outcomes (the day's
+/// launches are the same events), and how many changes the tracker reported in all.
+struct Script {
+    days: Vec<Vec<(u32, bool)>>,
+    changes: usize,
 }
 
 /// What one `Instant::now()` + `elapsed()` pair costs on this machine (median of 101 samples
@@ -125,7 +139,9 @@ fn timer_ns() -> f64 {
     }))
 }
 
-fn play(d: &Dag) -> Row {
+/// Plays the graph with a timer around each `advance(1)` and each day's `ended` calls, and
+/// records what it did into `script` when given one.
+fn play(d: &Dag, mut script: Option<&mut Script>) -> Row {
     let n = d.windows.len();
     let g = Graph::new(d.windows.clone(), &d.edges);
     let mut t = Tracker::new(&g, 0);
@@ -133,6 +149,10 @@ fn play(d: &Dag) -> Row {
     let horizon = (n / 4) as i64 + 70;
     let (mut adv_time, mut end_time) = (0u128, 0u128);
     let (mut advances, mut ends) = (0u64, 0u64);
+    if let Some(s) = script.as_deref_mut() {
+        s.changes = t.changes.len();
+    }
+    t.changes.clear();
     let mut batch: Vec<(u32, bool)> = Vec::new();
     for _ in 0..horizon {
         let a = Instant::now();
@@ -155,15 +175,51 @@ fn play(d: &Dag) -> Row {
             end_time += e.elapsed().as_nanos();
             ends += batch.len() as u64;
         }
+        if let Some(s) = script.as_deref_mut() {
+            s.changes += t.changes.len();
+            s.days.push(batch.clone());
+        }
         t.changes.clear();
     }
     Row {
         n,
         advance_ns: adv_time as f64 / advances as f64,
         ended_ns: end_time as f64 / ends.max(1) as f64,
+        day_ns: f64::NAN,
         advances,
         ends,
     }
+}
+
+/// Plays the recorded script again on a new tracker with one timer around the whole play
+/// (each day `advance(1)`, then the day's launches and `ended` calls, as `play` did): ns per
+/// day. The timer's cost is spread over the whole play, so the small graphs' figures are the
+/// calls' own cost (each per-call figure of `play` holds one timer pair, about as long as a
+/// 1k call itself). Asserts that the replay made the same changes as the play.
+fn replay_script(d: &Dag, script: &Script) -> f64 {
+    let g = Graph::new(d.windows.clone(), &d.edges);
+    let mut t = Tracker::new(&g, 0);
+    t.advance(&g, 0);
+    let mut changes = t.changes.len();
+    t.changes.clear();
+    let a = Instant::now();
+    for day in &script.days {
+        t.advance(&g, 1);
+        for &(v, _) in day {
+            t.launch(v);
+        }
+        for &(v, ok) in day {
+            t.ended(&g, v, ok);
+        }
+        changes += t.changes.len();
+        t.changes.clear();
+    }
+    let ns = a.elapsed().as_nanos() as f64;
+    assert_eq!(
+        changes, script.changes,
+        "the replay of the script did not make the play's changes"
+    );
+    ns / script.days.len() as f64
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -221,10 +277,10 @@ fn main() {
             }
         );
         println!(
-            "| events n | advance(1) calls | ns per advance | ratio to 1k | ended calls | ns per ended | ratio to 1k | log2(n)/log2(1k) | status |"
+            "| events n | advance(1) calls | ns per advance | ratio to 1k | ended calls | ns per ended | ratio to 1k | whole play, ns per day | ratio to 1k | log2(n)/log2(1k) | status |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|");
-        let mut base: Option<(f64, f64)> = None;
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        let mut base: Option<(f64, f64, f64)> = None;
         for n in args.sizes.iter().map(|&n| n as usize) {
             let generated = generate(n, args.family);
             // Ids at random with respect to dates: as generated, or (timeline graphs, whose
@@ -250,11 +306,18 @@ fn main() {
             // the small graphs that each size plays about a million events (1,000 runs of
             // the 1k graph), so the 1k row every ratio divides by is not one noisy sample.
             let reps = (args.runs as usize).max(1_000_000 / n);
-            let rows: Vec<Row> = (0..reps).map(|_| play(&d)).collect();
+            let mut script = Script {
+                days: Vec::new(),
+                changes: 0,
+            };
+            let mut rows = vec![play(&d, Some(&mut script))];
+            rows.extend((1..reps).map(|_| play(&d, None)));
+            let days: Vec<f64> = (0..reps).map(|_| replay_script(&d, &script)).collect();
             let r = Row {
                 n,
                 advance_ns: median(rows.iter().map(|r| r.advance_ns)),
                 ended_ns: median(rows.iter().map(|r| r.ended_ns)),
+                day_ns: median(days.into_iter()),
                 advances: rows[0].advances,
                 ends: rows[0].ends,
             };
@@ -267,11 +330,11 @@ fn main() {
                 ),
                 None => calls.push((n, r.advances, r.ends)),
             }
-            let (ba, be) = *base.get_or_insert((r.advance_ns, r.ended_ns));
+            let (ba, be, bd) = *base.get_or_insert((r.advance_ns, r.ended_ns, r.day_ns));
             let bound = (r.n as f64).log2() / 1000f64.log2();
-            let (ra, re) = (r.advance_ns / ba, r.ended_ns / be);
+            let (ra, re, rd) = (r.advance_ns / ba, r.ended_ns / be, r.day_ns / bd);
             println!(
-                "| {} | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.1} | {:.2} | {:.2} | {} |",
                 r.n,
                 r.advances,
                 r.advance_ns,
@@ -279,8 +342,10 @@ fn main() {
                 r.ends,
                 r.ended_ns,
                 re,
+                r.day_ns,
+                rd,
                 bound,
-                if ra <= bound && re <= bound {
+                if ra <= bound && re <= bound && rd <= bound {
                     "within"
                 } else {
                     "over"
