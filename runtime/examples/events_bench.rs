@@ -112,7 +112,7 @@ struct Row {
     n: usize,
     advance_ns: f64,
     ended_ns: f64,
-    /// The whole play without a timer inside (`replay`), ns per day.
+    /// The whole play without a timer inside (`replay_script`), ns per day.
     day_ns: f64,
     advances: u64,
     ends: u64,
