@@ -117,6 +117,9 @@ pub struct Graph {
     /// distinct `not_after` dates, each with the end of its run in `by_deadline`.
     by_deadline: Vec<u32>,
     deadline_days: Vec<Day>,
+    /// Whether some window closes before it starts (`not_after < not_before`): only then
+    /// can a node whose start day is the date have closed already.
+    inverted: bool,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -188,6 +191,7 @@ impl Graph {
         }
         let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
         Graph {
+            inverted: not_before.iter().zip(&not_after).any(|(nb, na)| na < nb),
             start_days: days(not_before.iter().copied()),
             not_before,
             not_after,
@@ -469,11 +473,14 @@ impl Tracker {
             && start <= date
         {
             self.start_day += 1;
+            // A window that starts today closes today at the earliest (unless some window
+            // closes before it starts): the deadlines are read only for the days passed.
+            let may_have_closed = start < date || g.inverted;
             while self.starts < end as usize {
                 let i = self.starts as u32;
                 self.starts += 1;
                 if self.state[i as usize] == QUEUED {
-                    if g.not_after[i as usize] < date {
+                    if may_have_closed && g.not_after[i as usize] < date {
                         self.kill_node(g, i);
                     } else {
                         self.open_node(i, g.ext(i));

@@ -8,13 +8,13 @@ use rand_chacha::ChaCha8Rng;
 /// Windows, and edges (source, target, needs success).
 type Parts = (Vec<(i64, i64)>, Vec<(u32, u32, bool)>);
 
-/// Random windows and edges over `n` nodes (cycles, self loops and repeated edges included:
-/// `Graph::new` takes what it is given).
+/// Random windows and edges over `n` nodes (cycles, self loops, repeated edges and windows
+/// that close before they start included: `Graph::new` takes what it is given).
 fn random_parts(rng: &mut ChaCha8Rng, n: u32) -> Parts {
     let windows = (0..n)
         .map(|_| {
             let nb = rng.random_range(0..50);
-            (nb, nb + rng.random_range(0..20))
+            (nb, nb + rng.random_range(-2..20))
         })
         .collect();
     let edges = (0..rng.random_range(0..3 * n + 1))
