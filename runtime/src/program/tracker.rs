@@ -362,8 +362,9 @@ pub struct Tracker {
     deadline_day: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
-    /// Scratch space of `propagate_death` (empty between calls).
-    stack: Vec<Edge>,
+    /// Scratch space of `propagate_death`: lists of `walk_edges`, as `out_start..out_end`
+    /// (empty between calls).
+    stack: Vec<[u32; 2]>,
 }
 
 impl Tracker {
@@ -663,12 +664,12 @@ impl Tracker {
                     self.unblock(t);
                     self.changes.push(Change::Dead(e.ext));
                     if e.out_start < e.out_end {
-                        stack.push(e);
+                        stack.push([e.out_start, e.out_end]);
                     }
                 }
             }
             match stack.pop() {
-                Some(e) => list = g.walk_edges_of(e),
+                Some([start, end]) => list = &g.walk_edges[start as usize..end as usize],
                 None => break,
             }
         }
