@@ -10,9 +10,11 @@
 //! nodes a day opens lie together, and so do the nodes a day's deadlines reach (their windows
 //! started in the few weeks before). The two calendars of the paper are cursors over fixed
 //! orders computed once with the graph: window starts walk the internal order itself,
-//! deadlines walk `by_deadline` (the internal ids by `not_after`, then caller id); each has
-//! its dates apart, once per distinct date with the end of its run of nodes (a day's nodes
-//! are read without their dates: four bytes a deadline). A node waiting for its window is
+//! deadlines walk `by_deadline` (the internal ids by `not_after`, then caller id). Their
+//! dates are apart, in one list of the dates on which some window starts or closes, each
+//! with the ends of both runs of nodes (a day's nodes are read without their dates: four
+//! bytes a deadline; and the two cursors read the same lines of dates, a day apart). A node
+//! waiting for its window is
 //! simply `Queued` until the start cursor reaches it. No call allocates.
 //!
 //! A node's state is one byte, and one bit while it is blocked (waiting for dependencies):
@@ -38,25 +40,36 @@
 
 use std::sync::Arc;
 
-/// A date of a calendar and where its run of nodes ends: the calendar's nodes up to `end`
-/// (from the previous day's `end`) fall on `date`.
+/// A date on which some window starts or closes, and where the two calendars' runs of
+/// nodes end: the windows of internal nodes `..starts` start by `date` (those from the
+/// previous day's `starts` on it), and those of `by_deadline[..closes]` close by `date`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Day {
     date: i64,
-    end: u32,
+    starts: u32,
+    closes: u32,
 }
 
-/// The runs of equal dates in `dates` (sorted), as [`Day`]s.
-fn days(dates: impl Iterator<Item = i64>) -> Vec<Day> {
-    let mut days: Vec<Day> = Vec::new();
-    for (k, date) in dates.enumerate() {
-        match days.last_mut() {
-            Some(d) if d.date == date => d.end = k as u32 + 1,
-            _ => days.push(Day {
-                date,
-                end: k as u32 + 1,
-            }),
+/// The [`Day`]s of windows starting on `starts` and closing on `closes` (both sorted): each
+/// date of either once, in order.
+fn days(starts: &[i64], closes: &[i64]) -> Vec<Day> {
+    let mut days = Vec::new();
+    let (mut a, mut b) = (0, 0);
+    while let Some(date) = match (starts.get(a), closes.get(b)) {
+        (Some(&s), Some(&c)) => Some(s.min(c)),
+        (s, c) => s.or(c).copied(),
+    } {
+        while starts.get(a).is_some_and(|&s| s <= date) {
+            a += 1;
         }
+        while closes.get(b).is_some_and(|&c| c <= date) {
+            b += 1;
+        }
+        days.push(Day {
+            date,
+            starts: a as u32,
+            closes: b as u32,
+        });
     }
     days
 }
@@ -110,13 +123,14 @@ pub struct Graph {
     /// The same lists again, laid out in walk order (see `walk_order`): what the edges'
     /// `out_start..out_end` point into.
     walk_edges: Vec<Edge>,
-    /// The start calendar: the distinct `not_before` dates, each with the end of its run of
-    /// internal nodes (internal order is by start).
-    start_days: Vec<Day>,
-    /// The deadline calendar: internal nodes by `not_after`, then caller id, and the
-    /// distinct `not_after` dates, each with the end of its run in `by_deadline`.
+    /// The deadline calendar: internal nodes by `not_after`, then caller id.
     by_deadline: Vec<u32>,
-    deadline_days: Vec<Day>,
+    /// The dates of both calendars (the start calendar is the internal order), each with
+    /// the ends of its runs of nodes.
+    days: Vec<Day>,
+    /// Whether some window closes before it starts (`not_after < not_before`): only then
+    /// can a node whose start day is the date have closed already.
+    inverted: bool,
     ids: Arc<Ids>,
     /// Nodes (caller ids) with a dependency that can never be met (on an event outside the
     /// scenario): dead from the start.
@@ -188,7 +202,11 @@ impl Graph {
         }
         let not_before: Vec<i64> = ext.iter().map(|&e| windows[e as usize].0).collect();
         Graph {
-            start_days: days(not_before.iter().copied()),
+            inverted: not_before.iter().zip(&not_after).any(|(nb, na)| na < nb),
+            days: days(
+                &not_before,
+                &keyed.iter().map(|&(na, _, _)| na).collect::<Vec<_>>(),
+            ),
             not_before,
             not_after,
             indeg,
@@ -196,7 +214,6 @@ impl Graph {
             offsets,
             walk_edges,
             by_deadline: keyed.iter().map(|&(_, _, i)| i).collect(),
-            deadline_days: days(keyed.iter().map(|&(not_after, _, _)| not_after)),
             ids: Arc::new(Ids {
                 internal,
                 external: ext,
@@ -335,18 +352,19 @@ pub struct Tracker {
     open_pos: Vec<u32>,
     /// Start calendar: the windows of internal nodes `..starts` have started (internal
     /// order is by window start: `i >= starts` is "window not started"), those of the days
-    /// `start_days[..start_day]`.
+    /// `days[..start_day]`.
     starts: usize,
     start_day: usize,
     /// Deadline calendar: the windows of `by_deadline[..settled]` have closed, and none of
     /// them is blocked or queued (so a blocked node's window has not closed), those of the
-    /// days `deadline_days[..deadline_day]`.
+    /// days `days[..deadline_day]`.
     settled: usize,
     deadline_day: usize,
     /// Changes since the caller last took them.
     pub changes: Vec<Change>,
-    /// Scratch space of `propagate_death` (empty between calls).
-    stack: Vec<Edge>,
+    /// Scratch space of `propagate_death`: lists of `walk_edges`, as `out_start..out_end`
+    /// (empty between calls).
+    stack: Vec<[u32; 2]>,
 }
 
 impl Tracker {
@@ -465,15 +483,22 @@ impl Tracker {
         let date = self.date;
         // Windows started by `date`, by start then id (internal order): the queued ones open
         // (or die, if their window closed too).
-        while let Some(&Day { date: start, end }) = g.start_days.get(self.start_day)
+        while let Some(&Day {
+            date: start,
+            starts: end,
+            ..
+        }) = g.days.get(self.start_day)
             && start <= date
         {
             self.start_day += 1;
+            // A window that starts today closes today at the earliest (unless some window
+            // closes before it starts): the deadlines are read only for the days passed.
+            let may_have_closed = start < date || g.inverted;
             while self.starts < end as usize {
                 let i = self.starts as u32;
                 self.starts += 1;
                 if self.state[i as usize] == QUEUED {
-                    if g.not_after[i as usize] < date {
+                    if may_have_closed && g.not_after[i as usize] < date {
                         self.kill_node(g, i);
                     } else {
                         self.open_node(i, g.ext(i));
@@ -484,8 +509,9 @@ impl Tracker {
         // Windows closed, by deadline then id.
         while let Some(&Day {
             date: deadline,
-            end,
-        }) = g.deadline_days.get(self.deadline_day)
+            closes: end,
+            ..
+        }) = g.days.get(self.deadline_day)
             && deadline < date
         {
             self.deadline_day += 1;
@@ -566,10 +592,10 @@ impl Tracker {
     /// Whether a calendar has a day at or before the date it has not processed (never
     /// after an advance).
     fn due(&self, g: &Graph) -> bool {
-        g.start_days
+        g.days
             .get(self.start_day)
             .is_some_and(|d| d.date <= self.date)
-            || g.deadline_days
+            || g.days
                 .get(self.deadline_day)
                 .is_some_and(|d| d.date < self.date)
     }
@@ -638,12 +664,12 @@ impl Tracker {
                     self.unblock(t);
                     self.changes.push(Change::Dead(e.ext));
                     if e.out_start < e.out_end {
-                        stack.push(e);
+                        stack.push([e.out_start, e.out_end]);
                     }
                 }
             }
             match stack.pop() {
-                Some(e) => list = g.walk_edges_of(e),
+                Some([start, end]) => list = &g.walk_edges[start as usize..end as usize],
                 None => break,
             }
         }

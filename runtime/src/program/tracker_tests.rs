@@ -8,13 +8,13 @@ use rand_chacha::ChaCha8Rng;
 /// Windows, and edges (source, target, needs success).
 type Parts = (Vec<(i64, i64)>, Vec<(u32, u32, bool)>);
 
-/// Random windows and edges over `n` nodes (cycles, self loops and repeated edges included:
-/// `Graph::new` takes what it is given).
+/// Random windows and edges over `n` nodes (cycles, self loops, repeated edges and windows
+/// that close before they start included: `Graph::new` takes what it is given).
 fn random_parts(rng: &mut ChaCha8Rng, n: u32) -> Parts {
     let windows = (0..n)
         .map(|_| {
             let nb = rng.random_range(0..50);
-            (nb, nb + rng.random_range(0..20))
+            (nb, nb + rng.random_range(-2..20))
         })
         .collect();
     let edges = (0..rng.random_range(0..3 * n + 1))
@@ -46,8 +46,8 @@ fn random_graph(rng: &mut ChaCha8Rng, n: u32) -> Graph {
 }
 
 /// The two numberings are inverse permutations; internal order is by window start, then
-/// caller id; the deadline calendar holds every node once, by deadline then caller id; each
-/// calendar's days are its distinct dates with the ends of their runs.
+/// caller id; the deadline calendar holds every node once, by deadline then caller id; the
+/// calendars' days are the distinct dates of either, each with the ends of both runs.
 #[test]
 fn the_numberings_are_inverse_permutations_in_date_order() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
@@ -83,29 +83,25 @@ fn the_numberings_are_inverse_permutations_in_date_order() {
         let mut nodes = g.by_deadline.clone();
         nodes.sort_unstable();
         assert_eq!(nodes, (0..n).collect::<Vec<_>>());
-        // Each calendar's days are its distinct dates, in order, each ending its run.
-        for (days, dates) in [
-            (&g.start_days, g.not_before.clone()),
-            (
-                &g.deadline_days,
-                g.by_deadline
-                    .iter()
-                    .map(|&i| g.not_after[i as usize])
-                    .collect(),
-            ),
-        ] {
-            let mut expected: Vec<Day> = Vec::new();
-            for (k, &date) in dates.iter().enumerate() {
-                if expected.last().is_some_and(|d| d.date == date) {
-                    expected.pop();
-                }
-                expected.push(Day {
-                    date,
-                    end: k as u32 + 1,
-                });
-            }
-            assert_eq!(days, &expected);
-        }
+        // The calendars' days are the distinct dates of either, in order, each ending the
+        // runs of both.
+        let closes: Vec<i64> = g
+            .by_deadline
+            .iter()
+            .map(|&i| g.not_after[i as usize])
+            .collect();
+        let mut dates: Vec<i64> = g.not_before.iter().chain(&closes).copied().collect();
+        dates.sort_unstable();
+        dates.dedup();
+        let expected: Vec<Day> = dates
+            .iter()
+            .map(|&date| Day {
+                date,
+                starts: g.not_before.iter().filter(|&&d| d <= date).count() as u32,
+                closes: closes.iter().filter(|&&d| d <= date).count() as u32,
+            })
+            .collect();
+        assert_eq!(g.days, expected);
     }
 }
 
