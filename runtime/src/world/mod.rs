@@ -38,24 +38,23 @@ pub struct Message {
 }
 
 /// One NPC's mutable state.
+///
+/// Layout (`repr(C)`, cache-line aligned; the offsets are checked by a test): what a walking
+/// NPC's tick writes and reads of it — its target (set by the conversation layer's gathering,
+/// among others) and what the effects' `update_membership` reads and writes after it
+/// moved (the areas it stands in, whether it is alive) — lies in its first cache
+/// line, so that a walker's tick touches one line of its struct, not three.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Npc {
+    // ---- line 0
+    /// Every area it stands in, by id, sorted.
+    pub areas: Vec<u32>,
     /// Where it is walking to, if anywhere. Set only through [`World::set_target`], which
     /// keeps [`World::walkers`] (read it with [`Npc::target`] outside the crate).
     pub(crate) target: Option<Vec2>,
-    /// What the preview shows over its head: (is speech, text/animation).
-    pub show: Option<(bool, Sym)>,
-    pub inboxes: Vec<(Sym, VecDeque<Message>)>,
     /// Innermost area it stands in.
     pub area: Option<u32>,
-    /// Every area it stands in, by id, sorted.
-    pub areas: Vec<u32>,
-    /// Behaviors adopted from smart areas, each grafted under a request node.
-    pub tags: Vec<areas::Tag>,
-    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
-    pub proto: u32,
-    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
-    pub serial: u32,
     /// Removed from the world (or a prototype never placed): no tree, no movement. Set
     /// through [`World::set_removed`] (read it with [`Npc::removed`]).
     pub(crate) removed: bool,
@@ -63,11 +62,21 @@ pub struct Npc {
     /// stands in no area and takes part in no conversation; it stays dead. Set through
     /// [`World::set_dead`] (read it with [`Npc::dead`]).
     pub(crate) dead: bool,
+    // ---- line 1 on
+    pub inboxes: Vec<(Sym, VecDeque<Message>)>,
+    /// Behaviors adopted from smart areas, each grafted under a request node.
+    pub tags: Vec<areas::Tag>,
     pub health: f64,
+    /// What the preview shows over its head: (is speech, text/animation).
+    pub show: Option<(bool, Sym)>,
     /// Items carried, sorted.
     pub items: Vec<Sym>,
     /// Items worn or wielded, sorted.
     pub equipped: Vec<Sym>,
+    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
+    pub proto: u32,
+    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
+    pub serial: u32,
 }
 
 impl Npc {
@@ -300,5 +309,27 @@ impl World {
     pub(crate) fn rng_f64(&mut self) -> f64 {
         use rand::RngExt;
         self.rng.random::<f64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a walker's tick reads and writes of its struct lies in its first cache line
+    /// (see [`Npc`]).
+    #[test]
+    fn a_walker_touches_the_first_line_of_an_npc() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Npc>(), 64);
+        for (o, len) in [
+            (offset_of!(Npc, areas), size_of::<Vec<u32>>()),
+            (offset_of!(Npc, target), size_of::<Option<Vec2>>()),
+            (offset_of!(Npc, area), size_of::<Option<u32>>()),
+            (offset_of!(Npc, removed), 1),
+            (offset_of!(Npc, dead), 1),
+        ] {
+            assert_eq!((o + len - 1) / 64, 0, "offset {o}");
+        }
     }
 }
