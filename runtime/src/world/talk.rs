@@ -429,6 +429,10 @@ pub(crate) struct Scratch {
     pub(crate) at: Vec<u32>,
     pub(crate) seen: Vec<Vec2>,
     pub(crate) listed: Vec<u32>,
+    /// `layer` changed since the grid was last brought up to date (set wherever `layer`
+    /// changes, cleared by the update): while it is off, `listed` equals `layer`, and the
+    /// update does not compare them.
+    pub(crate) relist: bool,
     pub(crate) parent: Vec<u32>,
     pub(crate) triples: Vec<(u32, u32, u32)>,
     pub(crate) counts: Vec<(u32, u32, u32)>,

@@ -45,7 +45,8 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     }
     let n = t.chars.len();
     let size = (2 * n).next_power_of_two().max(16);
-    if s.heads.len() != size || s.cell != cell || s.next.len() != n {
+    let reset = s.heads.len() != size || s.cell != cell || s.next.len() != n;
+    if reset {
         s.heads.clear();
         s.heads.resize(size, END);
         s.next.clear();
@@ -61,8 +62,9 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     // The characters listed at the last update and the layer now, both in NPC order,
     // walked side by side.
     let listed = std::mem::take(&mut s.listed);
-    if listed == t.layer {
+    if !reset && !s.relist {
         // Nobody entered or left the layer (most ticks): only who moved is looked at.
+        debug_assert!(listed == t.layer, "the layer changed unflagged");
         for &y in &t.layer {
             moved(s, y, w.pos[y as usize]);
         }
@@ -100,6 +102,7 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     listed.clear();
     listed.extend_from_slice(&t.layer);
     s.listed = listed;
+    s.relist = false;
 }
 
 /// Character `i`, listed, is at `at` now: if it moved, it is moved to another bucket's list

@@ -264,6 +264,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             t.in_layer -= 1;
             if let Ok(k) = t.layer.binary_search(&i) {
                 t.layer.remove(k);
+                t.scratch.relist = true;
             }
             t.left.push(i);
         }
@@ -285,6 +286,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             t.in_layer += 1;
             if let Err(k) = t.layer.binary_search(&i) {
                 t.layer.insert(k, i);
+                t.scratch.relist = true;
             }
         }
         cx.cm(i).settle(now);
