@@ -156,7 +156,8 @@ pub struct World {
     pub hour: f64,
     pub day: i64,
     /// NPC positions, by NPC index (kept apart so trees can read every position while one
-    /// NPC's state is borrowed mutably).
+    /// NPC's state is borrowed mutably). Changed only through [`World::set_pos`] once the NPC
+    /// is added ([`World::push_npc`]), which keep [`World::shifted`].
     pub pos: Vec<Vec2>,
     pub npcs: Vec<Npc>,
     /// Every NPC's blackboard and own tree state, by NPC index (kept apart, in per-world
@@ -201,6 +202,12 @@ pub struct World {
     /// [`World::push_npc`], [`World::set_removed`] and [`World::set_dead`]: the trees phase
     /// reads it instead of each NPC's struct. Derived, so left out of the hash.
     pub(crate) live: bits::Bits,
+    /// The NPCs whose position may have changed since the conversation layer's spatial grid
+    /// was last brought up to date, one bit per NPC index: set by [`World::set_pos`] and
+    /// [`World::push_npc`], emptied by the grid (`systems::talk`), which looks at the
+    /// positions of those only instead of comparing every character's. Derived (a position
+    /// not changed though its bit is set costs a compare), so left out of the hash.
+    pub(crate) shifted: bits::Bits,
 }
 
 impl World {
@@ -221,6 +228,7 @@ impl World {
         self.walkers.bits.set(idx as usize, n.target.is_some());
         self.npcs.push(n);
         self.pos.push(at);
+        self.shifted.set(idx as usize, true);
         self.sync_live(idx);
         idx
     }
@@ -272,6 +280,16 @@ impl World {
         self.walkers.bits.set(npc as usize, to.is_some());
         if let (Some(w), Some(t)) = (self.walkers.walk.get_mut(npc as usize), to) {
             w.target = t;
+        }
+    }
+
+    /// The one way an NPC's position changes once it is added (movement's steps, teleports):
+    /// [`World::shifted`] follows.
+    #[inline]
+    pub(crate) fn set_pos(&mut self, npc: usize, at: Vec2) {
+        if let Some(p) = self.pos.get_mut(npc) {
+            *p = at;
+            self.shifted.set(npc, true);
         }
     }
 

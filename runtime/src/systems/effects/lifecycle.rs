@@ -134,7 +134,10 @@ pub fn teleport(p: &Program, w: &mut World, npc: u32, to: Vec2, out: &mut Out) {
         return;
     }
     let b = p.bounds;
-    w.pos[i] = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
+    w.set_pos(
+        i,
+        Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y)),
+    );
     w.set_target(npc, None);
     update_membership(p, w, npc, out);
     triggers::moved(p, &mut w.triggers, npc);
