@@ -370,16 +370,17 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             && let Some((_, q)) = cx.w.npcs[j as usize]
                 .inboxes
                 .iter()
-                .find(|(s, _)| *s == inbox)
+                .rfind(|(s, _)| *s == inbox)
         {
             prefetch(q.as_slices().0.as_ptr());
         }
         // No delivery since the layer last emptied it: the `talk` inbox is empty.
         let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
+            // (From the end: see `effects::deliver`.)
             cx.w.npcs[i as usize]
                 .inboxes
                 .iter()
-                .position(|(s, _)| *s == inbox)
+                .rposition(|(s, _)| *s == inbox)
         } else {
             None
         };
