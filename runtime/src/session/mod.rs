@@ -86,6 +86,7 @@ impl Session {
             walkers: Default::default(),
             live: Default::default(),
             shifted: Default::default(),
+            in_areas: Default::default(),
         };
         for (i, info) in p.npcs.iter().enumerate() {
             world.push_npc(p, Npc::new(p, i as u32), info.pos);

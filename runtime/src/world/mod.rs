@@ -208,6 +208,12 @@ pub struct World {
     /// positions of those only instead of comparing every character's. Derived (a position
     /// not changed though its bit is set costs a compare), so left out of the hash.
     pub(crate) shifted: bits::Bits,
+    /// The NPCs that stand in some area or have an innermost one ([`Npc::areas`] not empty
+    /// or [`Npc::area`] set), one bit per NPC index, kept by [`World::sync_in_areas`] after
+    /// each change of either (membership updates, scripted enters and exits, a new NPC):
+    /// membership passes over an NPC out of every area that stands at a point in none
+    /// without reading its struct. Derived, so left out of the hash.
+    pub(crate) in_areas: bits::Bits,
 }
 
 impl World {
@@ -230,6 +236,7 @@ impl World {
         self.pos.push(at);
         self.shifted.set(idx as usize, true);
         self.sync_live(idx);
+        self.sync_in_areas(idx);
         idx
     }
 
@@ -248,6 +255,15 @@ impl World {
             n.dead = true;
             self.sync_live(npc);
         }
+    }
+
+    /// [`World::in_areas`]' bit for NPC `npc`, from its areas: called wherever they change.
+    pub(crate) fn sync_in_areas(&mut self, npc: u32) {
+        let on = self
+            .npcs
+            .get(npc as usize)
+            .is_some_and(|n| !n.areas.is_empty() || n.area.is_some());
+        self.in_areas.set(npc as usize, on);
     }
 
     /// [`World::live`]'s bit for NPC `npc`, from its flags.
