@@ -39,20 +39,18 @@ pub struct Message {
 
 /// One NPC's mutable state.
 ///
-/// Layout (`repr(C)`, cache-line aligned; the offsets are checked by a test): what a walking
-/// NPC's tick writes and reads of it — its target (set by the conversation layer's gathering,
-/// among others) and what the effects' `update_membership` reads and writes after it
-/// moved (the areas it stands in, whether it is alive) — lies in its first cache
-/// line, so that a walker's tick touches one line of its struct, not three.
+/// Where it walks to is not here but in [`World::walkers`] (read it with [`World::target`]).
+///
+/// Layout (`repr(C)`, cache-line aligned; the offsets are checked by a test): what the
+/// effects' `update_membership` reads and writes of a walking NPC in some area (the areas
+/// it stands in, whether it is alive) lies in its first cache line, so that it touches one
+/// line of its struct, not three.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct Npc {
     // ---- line 0
     /// Every area it stands in, by id, sorted.
     pub areas: Vec<u32>,
-    /// Where it is walking to, if anywhere. Set only through [`World::set_target`], which
-    /// keeps [`World::walkers`] (read it with [`Npc::target`] outside the crate).
-    pub(crate) target: Option<Vec2>,
     /// Innermost area it stands in.
     pub area: Option<u32>,
     /// Removed from the world (or a prototype never placed): no tree, no movement. Set
@@ -80,11 +78,6 @@ pub struct Npc {
 }
 
 impl Npc {
-    /// Where it is walking to, if anywhere.
-    pub fn target(&self) -> Option<Vec2> {
-        self.target
-    }
-
     /// Removed from the world (or a prototype never placed).
     pub fn removed(&self) -> bool {
         self.removed
@@ -104,7 +97,6 @@ impl Npc {
     pub fn new(p: &Program, proto: u32) -> Npc {
         let info = &p.npcs[proto as usize];
         Npc {
-            target: None,
             show: None,
             inboxes: info.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
             area: None,
@@ -122,9 +114,10 @@ impl Npc {
 }
 
 /// Who walks and where to ([`World::walkers`]): one bit per NPC with a target, and by NPC
-/// index what movement reads of it, so that a step reads one compact entry, in NPC order,
-/// instead of the NPC's struct and its declaration (at 10,000 conversing NPCs, three
-/// scattered cache lines a walker).
+/// index its target and what else movement reads of it, so that a step reads one compact
+/// entry, in NPC order, instead of the NPC's struct and its declaration (at 10,000
+/// conversing NPCs, three scattered cache lines a walker), and setting a target writes no
+/// NPC's struct.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Walkers {
     pub(crate) bits: bits::Bits,
@@ -192,11 +185,12 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
-    /// The NPCs that have a target, one bit per NPC index ([`bits::Bits`]), and what
-    /// movement reads of each NPC ([`Walk`]), kept by [`World::push_npc`] and
-    /// [`World::set_target`]; movement visits the walkers in NPC order with
-    /// [`World::next_walker`] and reads their [`World::walk`]. Derived from the targets, so
-    /// left out of the hash; cloned with the world like everything else.
+    /// Where NPCs walk to: the NPCs that have a target, one bit per NPC index
+    /// ([`bits::Bits`]), and by NPC its target and speed ([`Walk`]), kept by
+    /// [`World::push_npc`] and [`World::set_target`] (read a target with
+    /// [`World::target`]); movement visits the walkers in NPC order with
+    /// [`World::next_walker`] and reads their [`World::walk`]. The targets are state (hashed
+    /// through [`World::target`]); the speeds are their declarations'.
     pub(crate) walkers: Walkers,
     /// The NPCs that are alive ([`Npc::alive`]), one bit per NPC index, kept by
     /// [`World::push_npc`], [`World::set_removed`] and [`World::set_dead`]: the trees phase
@@ -227,11 +221,12 @@ impl World {
             None => (u32::MAX, 0),
         };
         self.minds.push(&info.blackboard, tree.0, tree.1);
+        // A new NPC stands still.
         self.walkers.walk.push(Walk {
-            target: n.target.unwrap_or(Vec2::ZERO),
+            target: Vec2::ZERO,
             speed: info.speed,
         });
-        self.walkers.bits.set(idx as usize, n.target.is_some());
+        self.walkers.bits.set(idx as usize, false);
         self.npcs.push(n);
         self.pos.push(at);
         self.shifted.set(idx as usize, true);
@@ -285,17 +280,26 @@ impl World {
         self.minds.last_status(i)
     }
 
-    /// The one way an NPC's walking target is set or cleared: [`World::walkers`] follows,
-    /// so movement, which looks only at those, finds exactly the NPCs that have one and
-    /// where they go.
+    /// The one way an NPC's walking target is set or cleared (it is kept in
+    /// [`World::walkers`]), so movement, which looks only at the NPCs with one, finds
+    /// exactly those and where they go.
     pub(crate) fn set_target(&mut self, npc: u32, to: Option<Vec2>) {
-        let Some(n) = self.npcs.get_mut(npc as usize) else {
+        if npc as usize >= self.npcs.len() {
             return;
-        };
-        n.target = to;
+        }
         self.walkers.bits.set(npc as usize, to.is_some());
         if let (Some(w), Some(t)) = (self.walkers.walk.get_mut(npc as usize), to) {
             w.target = t;
+        }
+    }
+
+    /// Where NPC `i` is walking to, if anywhere (set with [`World::set_target`]).
+    #[inline]
+    pub fn target(&self, i: usize) -> Option<Vec2> {
+        if self.walkers.bits.contains(i) {
+            self.walkers.walk.get(i).map(|w| w.target)
+        } else {
+            None
         }
     }
 
@@ -358,7 +362,6 @@ mod tests {
         assert_eq!(align_of::<Npc>(), 64);
         for (o, len) in [
             (offset_of!(Npc, areas), size_of::<Vec<u32>>()),
-            (offset_of!(Npc, target), size_of::<Option<Vec2>>()),
             (offset_of!(Npc, area), size_of::<Option<u32>>()),
             (offset_of!(Npc, removed), 1),
             (offset_of!(Npc, dead), 1),

@@ -694,7 +694,7 @@ fn leaving_with_keep_or_overridable_keeps_the_behavior() {
             assert!(after_exit.is_empty(), "{after_exit:?}");
             assert_eq!(a.tags.len(), 1, "still holds the behavior");
             assert_eq!(s.world().areas[1].holders[0], 1, "slot still taken");
-            assert!(a.target.is_some(), "still walking");
+            assert!(s.world().target(0).is_some(), "still walking");
         } else {
             assert_eq!(
                 after_exit,
