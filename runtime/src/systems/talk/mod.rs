@@ -359,11 +359,11 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         {
             prefetch(cx.w.npcs[j as usize].inboxes.as_ptr());
         }
-        // Its views of its group, once their heads (in its first lines) are in.
+        // Its view of its group, once the list's head (in its first lines) is in (who it
+        // believes speaks is mostly in those lines).
         if let Some(&j) = due.get(k + AHEAD * 3 / 4) {
             let c = &cx.w.talk.chars[j as usize];
             prefetch(c.members.as_ptr());
-            prefetch(c.speakers.as_ptr());
         }
         if let Some(&j) = due.get(k + AHEAD / 2)
             && cx.w.talk.mail[j as usize]
