@@ -657,7 +657,7 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
         drawn.push(x.to_screen(at));
     }
     for (i, npc) in w.npcs.iter().enumerate() {
-        let (Some(&s), Some(target), false) = (drawn.get(i), npc.target(), npc.removed()) else {
+        let (Some(&s), Some(target), false) = (drawn.get(i), w.target(i), npc.removed()) else {
             continue;
         };
         let t = x.to_screen(target);

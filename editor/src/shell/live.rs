@@ -143,7 +143,7 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
             );
             ui.end_row();
             ui.label(RichText::new("walking to").weak());
-            ui.label(match npc.target() {
+            ui.label(match w.target(i) {
                 Some(t) => RichText::new(format!("{:.2}, {:.2}", t.x, t.y)).monospace(),
                 None => RichText::new("—"),
             });

@@ -152,13 +152,13 @@ fn reactive_selector_preempts_lower_priority_branch() {
     );
     s.run(3);
     assert_eq!(status(&s, "walk"), Status::Running);
-    assert!(s.world().npcs[0].target.is_some());
+    assert!(s.world().target(0).is_some());
     set(&mut s, "b", Value::Bool(true));
     s.step();
     assert_eq!(status(&s, "react"), Status::Running);
     assert_eq!(status(&s, "walk"), Status::Idle);
     assert!(
-        s.world().npcs[0].target.is_none(),
+        s.world().target(0).is_none(),
         "halting move_to stops walking"
     );
 }
@@ -350,7 +350,7 @@ fn timeout_fails_and_halts_slow_child() {
     s.step();
     assert_eq!(root_status(&s), Status::Failure);
     assert_eq!(status(&s, "walk"), Status::Idle);
-    assert!(s.world().npcs[0].target.is_none());
+    assert!(s.world().target(0).is_none());
 }
 
 #[test]
@@ -1022,13 +1022,13 @@ fn parallel_halted_mid_run_resets_and_starts_over() {
         "a finished child is not re-run"
     );
     assert_eq!(status(&s, "par"), Status::Running);
-    assert!(s.world().npcs[0].target.is_some());
+    assert!(s.world().target(0).is_some());
     set(&mut s, "a", Value::Bool(false));
     s.step();
     for id in ["par", "inc", "w", "walk"] {
         assert_eq!(status(&s, id), Status::Idle, "{id} halted");
     }
-    assert!(s.world().npcs[0].target.is_none(), "halting stops the walk");
+    assert!(s.world().target(0).is_none(), "halting stops the walk");
     let stopped_at = s.world().pos[0];
     s.step();
     assert_eq!(s.world().pos[0], stopped_at, "it stays where it stopped");

@@ -85,6 +85,8 @@ impl Session {
             nav: Default::default(),
             walkers: Default::default(),
             live: Default::default(),
+            shifted: Default::default(),
+            in_areas: Default::default(),
         };
         for (i, info) in p.npcs.iter().enumerate() {
             world.push_npc(p, Npc::new(p, i as u32), info.pos);

@@ -247,6 +247,7 @@ fn apply(p: &Program, w: &mut World, obj: &Map<String, J>, out: &mut Out) -> Res
                     }
                     _ => return Ok(()),
                 };
+                w.sync_in_areas(i);
                 lifecycle::happened(p, w, Some(i), ev, out);
             }
             "message" => {

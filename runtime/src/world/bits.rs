@@ -1,5 +1,5 @@
 //! A set of NPC indices, one bit each: the world's derived per-NPC flags
-//! ([`super::World::walkers`], [`super::World::live`]) that a phase scans or tests without
+//! ([`super::World::walkers`], [`super::World::live`], [`super::World::shifted`]) that a phase scans or tests without
 //! touching each NPC's struct.
 
 /// Bit `i % 64` of word `i / 64` is NPC `i`; words past the last set bit may be missing.
@@ -18,6 +18,11 @@ impl Bits {
         } else if let Some(w) = self.0.get_mut(word) {
             *w &= !bit;
         }
+    }
+
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        self.0.clear();
     }
 
     /// Whether `i` is in the set.

@@ -168,7 +168,7 @@ pub(crate) fn world_hash(w: &World) -> u64 {
     h.u64(w.npcs.len() as u64);
     for (i, n) in w.npcs.iter().enumerate() {
         h.vec2(w.pos[i]);
-        match n.target {
+        match w.target(i) {
             Some(t) => {
                 h.u64(1);
                 h.vec2(t)

@@ -38,24 +38,21 @@ pub struct Message {
 }
 
 /// One NPC's mutable state.
+///
+/// Where it walks to is not here but in [`World::walkers`] (read it with [`World::target`]).
+///
+/// Layout (`repr(C)`, cache-line aligned; the offsets are checked by a test): what the
+/// effects' `update_membership` reads and writes of a walking NPC in some area (the areas
+/// it stands in, whether it is alive) lies in its first cache line, so that it touches one
+/// line of its struct, not three.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Npc {
-    /// Where it is walking to, if anywhere. Set only through [`World::set_target`], which
-    /// keeps [`World::walkers`] (read it with [`Npc::target`] outside the crate).
-    pub(crate) target: Option<Vec2>,
-    /// What the preview shows over its head: (is speech, text/animation).
-    pub show: Option<(bool, Sym)>,
-    pub inboxes: Vec<(Sym, VecDeque<Message>)>,
-    /// Innermost area it stands in.
-    pub area: Option<u32>,
+    // ---- line 0
     /// Every area it stands in, by id, sorted.
     pub areas: Vec<u32>,
-    /// Behaviors adopted from smart areas, each grafted under a request node.
-    pub tags: Vec<areas::Tag>,
-    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
-    pub proto: u32,
-    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
-    pub serial: u32,
+    /// Innermost area it stands in.
+    pub area: Option<u32>,
     /// Removed from the world (or a prototype never placed): no tree, no movement. Set
     /// through [`World::set_removed`] (read it with [`Npc::removed`]).
     pub(crate) removed: bool,
@@ -63,19 +60,24 @@ pub struct Npc {
     /// stands in no area and takes part in no conversation; it stays dead. Set through
     /// [`World::set_dead`] (read it with [`Npc::dead`]).
     pub(crate) dead: bool,
+    // ---- line 1 on
+    pub inboxes: Vec<(Sym, VecDeque<Message>)>,
+    /// Behaviors adopted from smart areas, each grafted under a request node.
+    pub tags: Vec<areas::Tag>,
     pub health: f64,
+    /// What the preview shows over its head: (is speech, text/animation).
+    pub show: Option<(bool, Sym)>,
     /// Items carried, sorted.
     pub items: Vec<Sym>,
     /// Items worn or wielded, sorted.
     pub equipped: Vec<Sym>,
+    /// The declared NPC it is (itself) or a run-time copy of (spawned), by index.
+    pub proto: u32,
+    /// 0 for a declared NPC; k for the k-th copy spawned of its prototype (`rat#3`).
+    pub serial: u32,
 }
 
 impl Npc {
-    /// Where it is walking to, if anywhere.
-    pub fn target(&self) -> Option<Vec2> {
-        self.target
-    }
-
     /// Removed from the world (or a prototype never placed).
     pub fn removed(&self) -> bool {
         self.removed
@@ -95,7 +97,6 @@ impl Npc {
     pub fn new(p: &Program, proto: u32) -> Npc {
         let info = &p.npcs[proto as usize];
         Npc {
-            target: None,
             show: None,
             inboxes: info.inboxes.iter().map(|&s| (s, VecDeque::new())).collect(),
             area: None,
@@ -113,9 +114,10 @@ impl Npc {
 }
 
 /// Who walks and where to ([`World::walkers`]): one bit per NPC with a target, and by NPC
-/// index what movement reads of it, so that a step reads one compact entry, in NPC order,
-/// instead of the NPC's struct and its declaration (at 10,000 conversing NPCs, three
-/// scattered cache lines a walker).
+/// index its target and what else movement reads of it, so that a step reads one compact
+/// entry, in NPC order, instead of the NPC's struct and its declaration (at 10,000
+/// conversing NPCs, three scattered cache lines a walker), and setting a target writes no
+/// NPC's struct.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Walkers {
     pub(crate) bits: bits::Bits,
@@ -147,7 +149,8 @@ pub struct World {
     pub hour: f64,
     pub day: i64,
     /// NPC positions, by NPC index (kept apart so trees can read every position while one
-    /// NPC's state is borrowed mutably).
+    /// NPC's state is borrowed mutably). Changed only through [`World::set_pos`] once the NPC
+    /// is added ([`World::push_npc`]), which keep [`World::shifted`].
     pub pos: Vec<Vec2>,
     pub npcs: Vec<Npc>,
     /// Every NPC's blackboard and own tree state, by NPC index (kept apart, in per-world
@@ -182,16 +185,29 @@ pub struct World {
     pub triggers: triggers::TriggerState,
     /// Paths around walls and through doors (movement's state).
     pub nav: nav::NavState,
-    /// The NPCs that have a target, one bit per NPC index ([`bits::Bits`]), and what
-    /// movement reads of each NPC ([`Walk`]), kept by [`World::push_npc`] and
-    /// [`World::set_target`]; movement visits the walkers in NPC order with
-    /// [`World::next_walker`] and reads their [`World::walk`]. Derived from the targets, so
-    /// left out of the hash; cloned with the world like everything else.
+    /// Where NPCs walk to: the NPCs that have a target, one bit per NPC index
+    /// ([`bits::Bits`]), and by NPC its target and speed ([`Walk`]), kept by
+    /// [`World::push_npc`] and [`World::set_target`] (read a target with
+    /// [`World::target`]); movement visits the walkers in NPC order with
+    /// [`World::next_walker`] and reads their [`World::walk`]. The targets are state (hashed
+    /// through [`World::target`]); the speeds are their declarations'.
     pub(crate) walkers: Walkers,
     /// The NPCs that are alive ([`Npc::alive`]), one bit per NPC index, kept by
     /// [`World::push_npc`], [`World::set_removed`] and [`World::set_dead`]: the trees phase
     /// reads it instead of each NPC's struct. Derived, so left out of the hash.
     pub(crate) live: bits::Bits,
+    /// The NPCs whose position may have changed since the conversation layer's spatial grid
+    /// was last brought up to date, one bit per NPC index: set by [`World::set_pos`] and
+    /// [`World::push_npc`], emptied by the grid (`systems::talk`), which looks at the
+    /// positions of those only instead of comparing every character's. Derived (a position
+    /// not changed though its bit is set costs a compare), so left out of the hash.
+    pub(crate) shifted: bits::Bits,
+    /// The NPCs that stand in some area or have an innermost one ([`Npc::areas`] not empty
+    /// or [`Npc::area`] set), one bit per NPC index, kept by [`World::sync_in_areas`] after
+    /// each change of either (membership updates, scripted enters and exits, a new NPC):
+    /// membership passes over an NPC out of every area that stands at a point in none
+    /// without reading its struct. Derived, so left out of the hash.
+    pub(crate) in_areas: bits::Bits,
 }
 
 impl World {
@@ -205,14 +221,17 @@ impl World {
             None => (u32::MAX, 0),
         };
         self.minds.push(&info.blackboard, tree.0, tree.1);
+        // A new NPC stands still.
         self.walkers.walk.push(Walk {
-            target: n.target.unwrap_or(Vec2::ZERO),
+            target: Vec2::ZERO,
             speed: info.speed,
         });
-        self.walkers.bits.set(idx as usize, n.target.is_some());
+        self.walkers.bits.set(idx as usize, false);
         self.npcs.push(n);
         self.pos.push(at);
+        self.shifted.set(idx as usize, true);
         self.sync_live(idx);
+        self.sync_in_areas(idx);
         idx
     }
 
@@ -231,6 +250,15 @@ impl World {
             n.dead = true;
             self.sync_live(npc);
         }
+    }
+
+    /// [`World::in_areas`]' bit for NPC `npc`, from its areas: called wherever they change.
+    pub(crate) fn sync_in_areas(&mut self, npc: u32) {
+        let on = self
+            .npcs
+            .get(npc as usize)
+            .is_some_and(|n| !n.areas.is_empty() || n.area.is_some());
+        self.in_areas.set(npc as usize, on);
     }
 
     /// [`World::live`]'s bit for NPC `npc`, from its flags.
@@ -252,17 +280,36 @@ impl World {
         self.minds.last_status(i)
     }
 
-    /// The one way an NPC's walking target is set or cleared: [`World::walkers`] follows,
-    /// so movement, which looks only at those, finds exactly the NPCs that have one and
-    /// where they go.
+    /// The one way an NPC's walking target is set or cleared (it is kept in
+    /// [`World::walkers`]), so movement, which looks only at the NPCs with one, finds
+    /// exactly those and where they go.
     pub(crate) fn set_target(&mut self, npc: u32, to: Option<Vec2>) {
-        let Some(n) = self.npcs.get_mut(npc as usize) else {
+        if npc as usize >= self.npcs.len() {
             return;
-        };
-        n.target = to;
+        }
         self.walkers.bits.set(npc as usize, to.is_some());
         if let (Some(w), Some(t)) = (self.walkers.walk.get_mut(npc as usize), to) {
             w.target = t;
+        }
+    }
+
+    /// Where NPC `i` is walking to, if anywhere (set with [`World::set_target`]).
+    #[inline]
+    pub fn target(&self, i: usize) -> Option<Vec2> {
+        if self.walkers.bits.contains(i) {
+            self.walkers.walk.get(i).map(|w| w.target)
+        } else {
+            None
+        }
+    }
+
+    /// The one way an NPC's position changes once it is added (movement's steps, teleports):
+    /// [`World::shifted`] follows.
+    #[inline]
+    pub(crate) fn set_pos(&mut self, npc: usize, at: Vec2) {
+        if let Some(p) = self.pos.get_mut(npc) {
+            *p = at;
+            self.shifted.set(npc, true);
         }
     }
 
@@ -300,5 +347,26 @@ impl World {
     pub(crate) fn rng_f64(&mut self) -> f64 {
         use rand::RngExt;
         self.rng.random::<f64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a walker's tick reads and writes of its struct lies in its first cache line
+    /// (see [`Npc`]).
+    #[test]
+    fn a_walker_touches_the_first_line_of_an_npc() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Npc>(), 64);
+        for (o, len) in [
+            (offset_of!(Npc, areas), size_of::<Vec<u32>>()),
+            (offset_of!(Npc, area), size_of::<Option<u32>>()),
+            (offset_of!(Npc, removed), 1),
+            (offset_of!(Npc, dead), 1),
+        ] {
+            assert_eq!((o + len - 1) / 64, 0, "offset {o}");
+        }
     }
 }

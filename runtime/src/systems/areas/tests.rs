@@ -694,7 +694,7 @@ fn leaving_with_keep_or_overridable_keeps_the_behavior() {
             assert!(after_exit.is_empty(), "{after_exit:?}");
             assert_eq!(a.tags.len(), 1, "still holds the behavior");
             assert_eq!(s.world().areas[1].holders[0], 1, "slot still taken");
-            assert!(a.target.is_some(), "still walking");
+            assert!(s.world().target(0).is_some(), "still walking");
         } else {
             assert_eq!(
                 after_exit,
@@ -761,4 +761,63 @@ fn leaving_while_a_handler_is_queued_or_running() {
     );
     assert_eq!(counter(&s, "on_enter"), 2, "both OnEnter runs completed");
     assert_eq!(counter(&s, "on_exit"), 2);
+}
+
+/// `World::in_areas` says exactly which NPCs stand in some area or have an innermost one,
+/// after each tick and each teleport, while NPCs are put into and taken out of a small area
+/// and one dies inside it (membership passes over the others without reading them).
+#[test]
+fn who_stands_in_areas_is_mirrored_exactly() {
+    use crate::systems::effects::lifecycle;
+    use crate::value::Vec2;
+    let npcs: Vec<String> = (0..6)
+        .map(|k| {
+            npc(
+                &format!("n{k}"),
+                40.0 + 5.0 * k as f64,
+                80.0,
+                "long_tree",
+                "",
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"format": "townsfolk-pack", "version": 1, "name": "spot",
+        "world": {{"bounds": {{"min": [0, 0], "max": [100, 100]}}, "dt": 0.1,
+                   "npcs": [{}]}},
+        "trees": [{{"id": "long_tree", "root": {{"id": "stay", "type": "wait", "seconds": 1000}}}}],
+        "areas": [{{"id": "spot", "shape": {{"rect": {{"min": [10, 10], "max": [20, 20]}}}}}}]}}"#,
+        npcs.join(", ")
+    );
+    let l = load_str(&text);
+    let mut s = Session::from_pack(&l.pack.expect("pack"), 1).expect("session");
+    let check = |s: &Session, what: &str| {
+        let w = s.world();
+        let want: Vec<bool> = w
+            .npcs
+            .iter()
+            .map(|n| !n.areas.is_empty() || n.area.is_some())
+            .collect();
+        let got: Vec<bool> = (0..w.npcs.len()).map(|i| w.in_areas.contains(i)).collect();
+        assert_eq!(got, want, "{what}");
+        got.iter().filter(|&&b| b).count()
+    };
+    let mut inside = 0;
+    for t in 0..60u32 {
+        let who = t % 6;
+        let to = if t % 4 < 2 {
+            Vec2::new(15.0, 15.0)
+        } else {
+            Vec2::new(50.0, 50.0)
+        };
+        s.change(|p, w, out| lifecycle::teleport(p, w, who, to, out));
+        inside += check(&s, &format!("teleport {t}"));
+        if t == 30 {
+            s.change(|p, w, out| lifecycle::die(p, w, who, who, out));
+            check(&s, "death");
+        }
+        s.step();
+        check(&s, &format!("tick {t}"));
+    }
+    assert!(inside > 30, "NPCs stood in the area only {inside} times");
 }

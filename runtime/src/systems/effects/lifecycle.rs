@@ -46,10 +46,15 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
     let i = npc as usize;
     let at = w.pos[i];
     let mut now = std::mem::take(&mut w.scratch);
-    if w.npcs[i].alive() {
+    if w.is_alive(i) {
         areas_at(p, w, at, &mut now);
     } else {
         now.clear();
+    }
+    if now.is_empty() && !w.in_areas.contains(i) {
+        // In no area, and it stood in none: nothing changes (its struct is not read).
+        w.scratch = now;
+        return;
     }
     let was = std::mem::take(&mut w.npcs[i].areas);
     // (Not `was != now`: that calls `memcmp`, whose vector code reads the dangling pointer
@@ -81,6 +86,7 @@ pub fn update_membership(p: &Program, w: &mut World, npc: u32, out: &mut Out) {
     }
     w.npcs[i].area = innermost(p, &now);
     w.npcs[i].areas = now;
+    w.sync_in_areas(npc);
     // The two buffers trade places: no allocation once they are large enough.
     let mut was = was;
     was.clear();
@@ -134,7 +140,10 @@ pub fn teleport(p: &Program, w: &mut World, npc: u32, to: Vec2, out: &mut Out) {
         return;
     }
     let b = p.bounds;
-    w.pos[i] = Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y));
+    w.set_pos(
+        i,
+        Vec2::new(to.x.clamp(b.min.x, b.max.x), to.y.clamp(b.min.y, b.max.y)),
+    );
     w.set_target(npc, None);
     update_membership(p, w, npc, out);
     triggers::moved(p, &mut w.triggers, npc);

@@ -208,7 +208,14 @@ pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message,
     let Some(boxes) = boxes else {
         return;
     };
-    let slot = match boxes.iter().position(|(s, _)| *s == inbox) {
+    // Inbox names are unique in a list; an inbox made by a delivery (the conversation
+    // layer's `talk`, most often) is the last one, so the search starts from the end: it
+    // reads that entry only, not the entries before it.
+    debug_assert!(
+        boxes.iter().filter(|(s, _)| *s == inbox).count() <= 1,
+        "an inbox name twice in one list"
+    );
+    let slot = match boxes.iter().rposition(|(s, _)| *s == inbox) {
         Some(k) => k,
         None => {
             boxes.push((inbox, std::collections::VecDeque::new()));

@@ -114,7 +114,7 @@ pub fn movement(p: &Program, w: &mut World, out: &mut Out) {
                 continue;
             }
         }
-        w.pos[i] = np;
+        w.set_pos(i, np);
         moved_to(p, &mut w.triggers, i as u32);
         moved[i] = true;
     }

@@ -91,7 +91,7 @@ pub fn sync_doors(p: &Program, w: &mut World) {
 /// for that target (or its plan is stale).
 fn needs_plan(p: &Program, w: &World, i: usize) -> bool {
     let n = &w.npcs[i];
-    let Some(target) = n.target else {
+    let Some(target) = w.target(i) else {
         return false;
     };
     // The cheap test first: most walking NPCs have their plan.
@@ -127,7 +127,7 @@ pub fn serve(p: &Program, w: &mut World, out: &mut Out) {
         // A target in sight needs no search: walked to straight at once, outside the budget;
         // so does (on a big grid) a target that moved a little, in sight of the path's last
         // way point.
-        let (pos, target) = (w.pos[i], w.npcs[i].target);
+        let (pos, target) = (w.pos[i], w.target(i));
         if let Some(target) = target {
             if direct(p, &mut w.nav, pos, target) {
                 set_path(p, w, i, pos, target, Some(vec![target]), out);
@@ -150,7 +150,7 @@ pub fn serve(p: &Program, w: &mut World, out: &mut Out) {
         if !needs_plan(p, w, i) {
             continue;
         }
-        let Some(target) = w.npcs[i].target else {
+        let Some(target) = w.target(i) else {
             continue;
         };
         let pos = w.pos[i];

@@ -552,7 +552,7 @@ fn walkers_world() -> Session {
 fn assert_walkers_are_the_npcs_with_a_target(s: &Session, when: &str) {
     let w = s.world();
     let with: Vec<usize> = (0..w.npcs.len())
-        .filter(|&i| w.npcs[i].target.is_some())
+        .filter(|&i| w.target(i).is_some())
         .collect();
     let mut listed = Vec::new();
     let mut next = w.next_walker(0);
@@ -576,7 +576,7 @@ fn assert_walkers_are_the_npcs_with_a_target(s: &Session, when: &str) {
             walk.speed, p.npcs[n.proto as usize].speed,
             "{when}: {i}'s speed"
         );
-        if let Some(t) = n.target {
+        if let Some(t) = w.target(i) {
             assert_eq!(walk.target, t, "{when}: {i}'s target");
         }
     }
@@ -626,7 +626,9 @@ fn movement_moves_exactly_the_npcs_with_a_target_after_walks_stops_and_despawns(
             .map(|i| {
                 let n = &before.npcs[i];
                 let speed = s.program().npcs[n.proto as usize].speed;
-                n.target.is_some_and(|g| before.pos[i].distance(g) >= 1e-9)
+                before
+                    .target(i)
+                    .is_some_and(|g| before.pos[i].distance(g) >= 1e-9)
                     && n.alive()
                     && speed > 0.0
             })

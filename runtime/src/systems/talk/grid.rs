@@ -32,8 +32,9 @@ const END: u32 = u32::MAX;
 /// positions: one list per bucket of the hashed grid, in NPC order, linked through
 /// [`Scratch::next`]. The lists are kept from one tick to the next: only characters that
 /// entered or left the layer, and those whose position changed (and then only if their
-/// bucket did), are taken out of or put into a list, so an idle character costs a compare
-/// of its position. The table is sized by the number of NPCs, so that which cells share a
+/// bucket did), are taken out of or put into a list; while nobody enters or leaves, only
+/// the characters whose position may have changed ([`World::shifted`]) are looked at, so an
+/// idle character costs nothing. The table is sized by the number of NPCs, so that which cells share a
 /// bucket, and with it the order in which [`for_near`] visits characters, does not depend on
 /// how many talk.
 pub(super) fn build_grid(p: &Program, w: &mut World) {
@@ -45,7 +46,8 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     }
     let n = t.chars.len();
     let size = (2 * n).next_power_of_two().max(16);
-    if s.heads.len() != size || s.cell != cell || s.next.len() != n {
+    let reset = s.heads.len() != size || s.cell != cell || s.next.len() != n;
+    if reset {
         s.heads.clear();
         s.heads.resize(size, END);
         s.next.clear();
@@ -61,11 +63,26 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     // The characters listed at the last update and the layer now, both in NPC order,
     // walked side by side.
     let listed = std::mem::take(&mut s.listed);
-    if listed == t.layer {
-        // Nobody entered or left the layer (most ticks): only who moved is looked at.
-        for &y in &t.layer {
-            moved(s, y, w.pos[y as usize]);
+    if !reset && !s.relist {
+        // Nobody entered or left the layer (most ticks): only the characters whose position
+        // may have changed since ([`World::shifted`]) are looked at.
+        debug_assert!(listed == t.layer, "the layer changed unflagged");
+        debug_assert!(
+            t.layer.iter().all(|&y| {
+                let (a, b) = (s.seen[y as usize], w.pos[y as usize]);
+                w.shifted.contains(y as usize)
+                    || (a.x.to_bits(), a.y.to_bits()) == (b.x.to_bits(), b.y.to_bits())
+            }),
+            "a position changed unflagged"
+        );
+        let mut next = w.shifted.next_from(0);
+        while let Some(y) = next {
+            next = w.shifted.next_from(y + 1);
+            if s.at.get(y).is_some_and(|&b| b != END) {
+                moved(s, y as u32, w.pos[y]);
+            }
         }
+        w.shifted.clear();
         s.listed = listed;
         return;
     }
@@ -100,6 +117,8 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     listed.clear();
     listed.extend_from_slice(&t.layer);
     s.listed = listed;
+    s.relist = false;
+    w.shifted.clear();
 }
 
 /// Character `i`, listed, is at `at` now: if it moved, it is moved to another bucket's list

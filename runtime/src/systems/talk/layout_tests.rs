@@ -100,7 +100,7 @@ fn a_turn_reads_the_first_lines_of_a_char() {
         offset_of!(Char, trp_wait),
         offset_of!(Char, pending_start),
         offset_of!(Char, members),
-        offset_of!(Char, speakers) + size_of::<Vec<u32>>() - 1,
+        offset_of!(Char, speakers) + size_of::<Speakers>() - 1,
     ] {
         assert_eq!(line(o), 1, "offset {o}");
     }

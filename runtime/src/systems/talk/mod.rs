@@ -264,6 +264,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             t.in_layer -= 1;
             if let Ok(k) = t.layer.binary_search(&i) {
                 t.layer.remove(k);
+                t.scratch.relist = true;
             }
             t.left.push(i);
         }
@@ -285,6 +286,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             t.in_layer += 1;
             if let Err(k) = t.layer.binary_search(&i) {
                 t.layer.insert(k, i);
+                t.scratch.relist = true;
             }
         }
         cx.cm(i).settle(now);
@@ -357,27 +359,28 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         {
             prefetch(cx.w.npcs[j as usize].inboxes.as_ptr());
         }
-        // Its views of its group, once their heads (in its first lines) are in.
+        // Its view of its group, once the list's head (in its first lines) is in (who it
+        // believes speaks is mostly in those lines).
         if let Some(&j) = due.get(k + AHEAD * 3 / 4) {
             let c = &cx.w.talk.chars[j as usize];
             prefetch(c.members.as_ptr());
-            prefetch(c.speakers.as_ptr());
         }
         if let Some(&j) = due.get(k + AHEAD / 2)
             && cx.w.talk.mail[j as usize]
             && let Some((_, q)) = cx.w.npcs[j as usize]
                 .inboxes
                 .iter()
-                .find(|(s, _)| *s == inbox)
+                .rfind(|(s, _)| *s == inbox)
         {
             prefetch(q.as_slices().0.as_ptr());
         }
         // No delivery since the layer last emptied it: the `talk` inbox is empty.
         let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
+            // (From the end: see `effects::deliver`.)
             cx.w.npcs[i as usize]
                 .inboxes
                 .iter()
-                .position(|(s, _)| *s == inbox)
+                .rposition(|(s, _)| *s == inbox)
         } else {
             None
         };
