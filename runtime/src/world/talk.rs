@@ -121,7 +121,7 @@ pub struct Char {
     pub pending_start: u64,
     /// Its view of its group (others only); empty = not in a conversation.
     pub members: Vec<Member>,
-    /// Members it believes are speaking (up to three kept in the char itself).
+    /// Members it believes are speaking (up to four kept in the char itself).
     pub speakers: Speakers,
     // ---- line 2
     pub personality: Personality,
@@ -155,97 +155,11 @@ pub struct Char {
     pub counters: CharCounters,
 }
 
-/// The members a character believes are speaking, in the order it came to believe so: a
-/// list of NPC ids read as a slice. Most such lists hold none or one, so up to three are
-/// kept inline, in the char's line that holds the list (a turn reads that line anyway);
-/// a longer list moves to the heap (and stays there until it is cleared).
-#[derive(Clone, Default)]
-pub struct Speakers {
-    /// How many (inline or not).
-    len: u32,
-    inline: [u32; 3],
-    /// The list once longer than three (boxed: 8 bytes in the char's line where a `Vec`
-    /// would take 24, and only a list that long allocates).
-    #[allow(clippy::box_collection)]
-    heap: Option<Box<Vec<u32>>>,
-}
-
-impl Speakers {
-    /// Adds `j` at the end.
-    pub(crate) fn push(&mut self, j: u32) {
-        if let Some(v) = &mut self.heap {
-            v.push(j);
-        } else if (self.len as usize) < self.inline.len() {
-            self.inline[self.len as usize] = j;
-        } else {
-            let mut v = self.inline.to_vec();
-            v.push(j);
-            self.heap = Some(Box::new(v));
-        }
-        self.len += 1;
-    }
-    /// How many (without looking at where they are).
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// Keeps the ids for which `f` holds, in their order.
-    pub(crate) fn retain(&mut self, mut f: impl FnMut(&u32) -> bool) {
-        if let Some(v) = &mut self.heap {
-            v.retain(f);
-            self.len = v.len() as u32;
-            return;
-        }
-        let mut k = 0;
-        for i in 0..self.len as usize {
-            let x = self.inline[i];
-            if f(&x) {
-                self.inline[k] = x;
-                k += 1;
-            }
-        }
-        self.len = k as u32;
-    }
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-        self.heap = None;
-    }
-}
-
-impl std::ops::Deref for Speakers {
-    type Target = [u32];
-    #[inline]
-    fn deref(&self) -> &[u32] {
-        match &self.heap {
-            Some(v) => v,
-            None => &self.inline[..self.len as usize],
-        }
-    }
-}
-
-impl<'a> IntoIterator for &'a Speakers {
-    type Item = &'a u32;
-    type IntoIter = std::slice::Iter<'a, u32>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl PartialEq for Speakers {
-    fn eq(&self, o: &Speakers) -> bool {
-        **self == **o
-    }
-}
-
-impl std::fmt::Debug for Speakers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+/// The members a character believes are speaking, in the order it came to believe so. Most
+/// such lists hold none or one, so up to four are kept inline, in the char's line that holds
+/// the list (a turn reads that line anyway; 24 bytes, as a `Vec`); a longer list moves to the
+/// heap.
+pub type Speakers = smallvec::SmallVec<[u32; 4]>;
 
 /// [`Char::spans`]' bits: the span of `talk_since`, `conv_since`, `overlap_since` is open.
 pub(crate) const SPAN_TALK: u8 = 1;
@@ -298,7 +212,7 @@ impl Char {
             gaze: NONE,
             nonverbal: None,
             members: Vec::new(),
-            speakers: Speakers::default(),
+            speakers: Speakers::new(),
             silent_since: 0,
             multi_since: 0,
             talk_since: OFF,
@@ -343,7 +257,7 @@ impl Char {
     pub fn counters_at(&self, tick: u64) -> CharCounters {
         let mut c = Char {
             members: Vec::new(),
-            speakers: Speakers::default(),
+            speakers: Speakers::new(),
             ..*self
         };
         let open = |since: u64| {
@@ -614,53 +528,5 @@ impl TalkState {
                 self.handovers.push(npc);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Speakers;
-
-    /// A list of speakers reads like a `Vec` given the same pushes, removals and clears,
-    /// inline, moving to the heap and shrinking there.
-    #[test]
-    fn speakers_read_like_a_vec() {
-        let (mut s, mut v) = (Speakers::default(), Vec::<u32>::new());
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let (mut spilled, mut longest) = (0, 0);
-        for step in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let j = (x >> 8) as u32 % 9;
-            match x % 16 {
-                0..=8 => {
-                    s.push(j);
-                    v.push(j);
-                }
-                9..=14 => {
-                    s.retain(|&m| m != j);
-                    v.retain(|&m| m != j);
-                }
-                _ => {
-                    s.clear();
-                    v.clear();
-                }
-            }
-            assert_eq!(&*s, &v[..], "step {step}");
-            assert_eq!(
-                (s.len(), s.is_empty()),
-                (v.len(), v.is_empty()),
-                "step {step}"
-            );
-            assert_eq!(s.first(), v.first(), "step {step}");
-            assert_eq!(s, s.clone(), "step {step}");
-            spilled += usize::from(s.heap.is_some());
-            longest = longest.max(v.len());
-        }
-        assert!(
-            spilled > 100 && longest > 5,
-            "{spilled} on the heap, {longest} at most"
-        );
     }
 }

@@ -187,7 +187,7 @@ impl Cx<'_, '_, '_> {
         self.w.talk.mark(i);
         let c = self.cm(i);
         c.members.retain(|m| m.npc != j);
-        c.speakers.retain(|&s| s != j);
+        c.speakers.retain(|s| *s != j);
         if c.speakers.is_empty() && !c.speaking && c.silent_since == 0 {
             c.silent_since = now;
         }

@@ -159,7 +159,7 @@ impl Cx<'_, '_, '_> {
             Msg::SpeakEnd => {
                 let now = self.now;
                 let c = self.cm(i);
-                c.speakers.retain(|&s| s != j);
+                c.speakers.retain(|s| *s != j);
                 if c.speakers.is_empty() && !c.speaking {
                     c.silent_since = now;
                 }
@@ -208,7 +208,7 @@ impl Cx<'_, '_, '_> {
                 }
             }
             Msg::Trp if in_view => {
-                self.cm(i).speakers.retain(|&s| s != j);
+                self.cm(i).speakers.retain(|s| *s != j);
                 if self.c(i).speaking {
                     return;
                 }
