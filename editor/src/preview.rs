@@ -244,7 +244,7 @@ impl Preview {
             prev: self
                 .session
                 .as_ref()
-                .map(|s| s.world().pos.clone())
+                .map(|s| s.world().positions().to_vec())
                 .unwrap_or_default(),
             alpha: 1.0,
         };
@@ -264,7 +264,7 @@ impl Preview {
         if let Some(s) = &mut self.session {
             s.step();
             self.motion = Motion {
-                prev: s.world().pos.clone(),
+                prev: s.world().positions().to_vec(),
                 alpha: 1.0,
             };
         }
@@ -299,13 +299,19 @@ impl Preview {
             due as u32
         };
         if n > 0 {
-            self.motion.prev.clone_from(&session.world().pos);
+            self.motion.prev.clear();
+            self.motion
+                .prev
+                .extend_from_slice(session.world().positions());
             for _ in 0..n {
                 session.step();
             }
             if n > 1 {
                 // Several ticks in one frame: interpolating only the last would jitter.
-                self.motion.prev.clone_from(&session.world().pos);
+                self.motion.prev.clear();
+                self.motion
+                    .prev
+                    .extend_from_slice(session.world().positions());
             }
         }
         self.motion.alpha = (self.accumulator / tick_dt).clamp(0.0, 1.0);
@@ -650,8 +656,8 @@ fn world_ui(ui: &mut egui::Ui, preview: &mut Preview) {
     let alpha = if playing { motion.alpha } else { 1.0 };
     let npc_r = (NPC_RADIUS as f32 * x.scale).max(6.0);
     view.last_npcs.clear();
-    let mut drawn = Vec::with_capacity(w.pos.len());
-    for (i, &cur) in w.pos.iter().enumerate() {
+    let mut drawn = Vec::with_capacity(w.positions().len());
+    for (i, &cur) in w.positions().iter().enumerate() {
         let prev = motion.prev.get(i).copied().unwrap_or(cur);
         let at = prev + (cur - prev) * alpha;
         drawn.push(x.to_screen(at));

@@ -196,7 +196,7 @@ fn check_squares(town: Town, n: usize, s: &Session) -> anyhow::Result<()> {
         return Ok(());
     }
     let per = town.shape().0;
-    for (i, p) in s.world().pos.iter().enumerate().take(n) {
+    for (i, p) in s.world().positions().iter().enumerate().take(n) {
         let (lo, hi) = (
             start(town, n, i - i % per),
             start(town, n, i - i % per + per - 1),

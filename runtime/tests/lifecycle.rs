@@ -314,9 +314,9 @@ fn killed_npc_stops_its_tree_and_its_walk() {
         .find(|e| e["npc"] == "victim")
         .map(tick)
         .expect("the victim dies");
-    let before = s.world().pos[0];
+    let before = s.world().positions()[0];
     let trace = run(&mut s, 30);
-    let after = s.world().pos[0];
+    let after = s.world().positions()[0];
     let logs: Vec<u64> = about(&trace, "log", "victim")
         .into_iter()
         .map(tick)

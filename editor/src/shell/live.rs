@@ -106,7 +106,8 @@ pub(crate) fn live_inspector_ui(
 fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: usize, id: &str) {
     let p = session.program();
     let w = session.world();
-    let (Some(info), Some(npc), Some(&pos)) = (p.npcs.get(i), w.npcs.get(i), w.pos.get(i)) else {
+    let (Some(info), Some(npc), Some(&pos)) = (p.npcs.get(i), w.npcs.get(i), w.positions().get(i))
+    else {
         return;
     };
     ui.horizontal(|ui| {
@@ -127,7 +128,7 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
             ui.label(RichText::new(format!("{:.2}, {:.2}", pos.x, pos.y)).monospace());
             ui.end_row();
             ui.label(RichText::new("area").weak());
-            ui.label(npc.area.map_or("—", |a| {
+            ui.label(npc.area().map_or("—", |a| {
                 p.areas.get(a as usize).map_or("?", |a| a.id.as_str())
             }));
             ui.end_row();

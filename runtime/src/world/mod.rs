@@ -49,10 +49,12 @@ pub struct Message {
 #[repr(C, align(64))]
 pub struct Npc {
     // ---- line 0
-    /// Every area it stands in, by id, sorted.
-    pub areas: Vec<u32>,
-    /// Innermost area it stands in.
-    pub area: Option<u32>,
+    /// Every area it stands in, by id, sorted. Written by the effects' `update_membership`
+    /// (and the triggers tool), which keep [`World::in_areas`] (read it with
+    /// [`Npc::areas`]).
+    pub(crate) areas: Vec<u32>,
+    /// Innermost area it stands in (read it with [`Npc::area`]).
+    pub(crate) area: Option<u32>,
     /// Removed from the world (or a prototype never placed): no tree, no movement. Set
     /// through [`World::set_removed`] (read it with [`Npc::removed`]).
     pub(crate) removed: bool,
@@ -78,6 +80,16 @@ pub struct Npc {
 }
 
 impl Npc {
+    /// Every area it stands in, by id, sorted.
+    pub fn areas(&self) -> &[u32] {
+        &self.areas
+    }
+
+    /// The innermost area it stands in.
+    pub fn area(&self) -> Option<u32> {
+        self.area
+    }
+
     /// Removed from the world (or a prototype never placed).
     pub fn removed(&self) -> bool {
         self.removed
@@ -150,8 +162,9 @@ pub struct World {
     pub day: i64,
     /// NPC positions, by NPC index (kept apart so trees can read every position while one
     /// NPC's state is borrowed mutably). Changed only through [`World::set_pos`] once the NPC
-    /// is added ([`World::push_npc`]), which keep [`World::shifted`].
-    pub pos: Vec<Vec2>,
+    /// is added ([`World::push_npc`]), which keep [`World::shifted`] (read them with
+    /// [`World::positions`] outside the crate).
+    pub(crate) pos: Vec<Vec2>,
     pub npcs: Vec<Npc>,
     /// Every NPC's blackboard and own tree state, by NPC index (kept apart, in per-world
     /// arrays, so the trees phase walks contiguous memory).
@@ -301,6 +314,11 @@ impl World {
         } else {
             None
         }
+    }
+
+    /// NPC positions, by NPC index.
+    pub fn positions(&self) -> &[Vec2] {
+        &self.pos
     }
 
     /// The one way an NPC's position changes once it is added (movement's steps, teleports):

@@ -100,7 +100,7 @@ pub(super) fn main(a: Args) -> anyhow::Result<ExitCode> {
         minutes % 60
     );
     for (i, n) in prog.npcs.iter().enumerate() {
-        let pos = world.pos[i];
+        let pos = world.positions()[i];
         outln!(
             "  {:<16} at ({:8.2}, {:8.2})  tree `{}` {}",
             n.id,
