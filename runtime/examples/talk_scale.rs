@@ -267,6 +267,19 @@ fn warm(town_: Town, n: usize, aware: bool) -> anyhow::Result<Session> {
     Ok(s)
 }
 
+/// A table row's cells but the last `|`: town, mode, characters, ms per simulated second, ns
+/// per character, share in a conversation.
+fn cells(town_: Town, aware: bool, n: usize, per_sec: f64, s: &Session) -> String {
+    format!(
+        "| {} | {} | {n} | {:.3} | {:.0} | {:.0}%",
+        town_.name(),
+        mode_name(aware),
+        per_sec * 1e3,
+        per_sec * 1e9 / n as f64,
+        talking(s) as f64 * 100.0 / n as f64
+    )
+}
+
 /// One row, one run of `ticks` ticks after the warm-up.
 fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()> {
     let mut s = warm(town_, n, aware)?;
@@ -276,12 +289,8 @@ fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()>
     let per_sec = t.elapsed().as_secs_f64() / secs;
     check_squares(town_, n, &s)?;
     println!(
-        "| {} | {} | {n} | {:.3} | {:.0} | {:.0}% | {ticks} ticks, one run |",
-        town_.name(),
-        mode_name(aware),
-        per_sec * 1e3,
-        per_sec * 1e9 / n as f64,
-        talking(&s) as f64 * 100.0 / n as f64
+        "{} | {ticks} ticks, one run |",
+        cells(town_, aware, n, per_sec, &s)
     );
     Ok(())
 }
@@ -326,14 +335,7 @@ fn main() -> anyhow::Result<()> {
                 check_squares(town_, n, &s)?;
                 let per_sec = best / secs as f64;
                 per_char.push((town_, aware, n, per_sec * 1e9 / n as f64));
-                println!(
-                    "| {} | {} | {n} | {:.3} | {:.0} | {:.0}% |",
-                    town_.name(),
-                    mode_name(aware),
-                    per_sec * 1e3,
-                    per_sec * 1e9 / n as f64,
-                    talking(&s) as f64 * 100.0 / n as f64
-                );
+                println!("{} |", cells(town_, aware, n, per_sec, &s));
             }
         }
     }
