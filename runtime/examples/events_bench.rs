@@ -35,6 +35,13 @@
 //! call costs about as much as the timer pair each per-call figure holds, which flattens
 //! the per-call ratios; the whole play's ratio is the calls' own. log2(n)/log2(1k) is the
 //! bound every ratio must stay under.
+//! Last, the play's **memory floor** (`floor_day_ns`): ns per day of only the reads any
+//! tracker must make on those days (a bit per event reached, the list of dependents of each
+//! event that ended, died or expired, the caller's id of each ended event translated),
+//! in the most compact data and with every read free to overlap the others, and the **least
+//! ratio**: that of a tracker that did this one's work at 1k (its whole play less the
+//! floor there) plus only the floor's reads at n. Over the bound, no tracker as fast as this
+//! one at 1k can be within it at n; at the bound, only one whose misses all overlap.
 //! Three tables: each layout given to the tracker as it is, and the random layout numbered
 //! the way scenarios are compiled (`program::story::date_order`, what a pack's events get
 //! whatever order it lists them in).
@@ -47,7 +54,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use townsfolk_runtime::program::story::date_order;
-use townsfolk_runtime::program::tracker::{Graph, Tracker};
+use townsfolk_runtime::program::tracker::{Change, Graph, Tracker};
 
 /// A DAG over event ids `0..n`: windows, edges (source, target, needs success) and each
 /// event's outcome when it ends.
@@ -120,6 +127,8 @@ struct Row {
     ended_ns: f64,
     /// The whole play without a timer inside (`replay_script`), ns per day.
     day_ns: f64,
+    /// Its memory floor (`floor_day_ns`), ns per day.
+    floor_ns: f64,
     advances: u64,
     ends: u64,
 }
@@ -128,6 +137,9 @@ struct Row {
 /// launches are the same events), and how many changes the tracker reported in all.
 struct Script {
     days: Vec<Vec<(u32, bool)>>,
+    /// The events each day killed or expired (from the tracker's changes): those whose
+    /// dependents the day had to find (`floor_day_ns`).
+    lost: Vec<Vec<u32>>,
     changes: usize,
 }
 
@@ -195,6 +207,15 @@ fn play(d: &Dag, mut script: Option<&mut Script>) -> Row {
         if let Some(s) = script.as_deref_mut() {
             s.changes += t.changes.len();
             s.days.push(batch.clone());
+            s.lost.push(
+                t.changes
+                    .iter()
+                    .filter_map(|c| match *c {
+                        Change::Dead(e) | Change::Expired(e) => Some(e),
+                        Change::Open(_) => None,
+                    })
+                    .collect(),
+            );
         }
         t.changes.clear();
     }
@@ -203,6 +224,7 @@ fn play(d: &Dag, mut script: Option<&mut Script>) -> Row {
         advance_ns: adv_time as f64 / advances as f64,
         ended_ns: end_time as f64 / ends.max(1) as f64,
         day_ns: f64::NAN,
+        floor_ns: f64::NAN,
         advances,
         ends,
     }
@@ -242,6 +264,98 @@ fn replay_script(d: &Dag, script: &Script) -> f64 {
         changes, script.changes,
         "the replay of the script did not make the play's changes"
     );
+    ns as f64 / timed.len() as f64
+}
+
+/// The memory floor of the recorded play: ns per steady day (timed as `replay_script` times
+/// the tracker) of what any tracker must reach to make each day's changes, in the most
+/// compact data it could keep, laid out in date order (as the tracker lays out its nodes,
+/// whatever the caller's ids). Each event whose window starts or closes that day is tested;
+/// each event that ended has its caller id translated and its dependents found; each that
+/// died or expired has its dependents found (where its list lies costs nothing: the
+/// tracker's edges carry their targets' lists); each dependent is tested. A test is a bit
+/// per event (128 KiB at 1M, what the tracker tests a dependent on), a list four bytes per
+/// dependent. Nothing else: no counts of dependencies, no calendars, no change list, and no
+/// read waits for another (the lists of a cascade of deaths are known ahead), so all of a
+/// day's reads may be in flight at once. A tracker does at least this on the same days, so
+/// at 1M it costs at least the floor plus what its work costs at 1k.
+fn floor_day_ns(d: &Dag, script: &Script) -> f64 {
+    let n = d.windows.len();
+    let order = date_order(&d.windows);
+    let mut internal = vec![0u32; n];
+    for (k, &e) in order.iter().enumerate() {
+        internal[e as usize] = k as u32;
+    }
+    // Dependents, one list per event, in internal ids.
+    let mut at = vec![0u32; n + 1];
+    for &(s, _, _) in &d.edges {
+        at[internal[s as usize] as usize + 1] += 1;
+    }
+    for i in 0..n {
+        at[i + 1] += at[i];
+    }
+    let mut fill = at.clone();
+    let mut deps = vec![0u32; d.edges.len()];
+    for &(s, t, _) in &d.edges {
+        let s = internal[s as usize] as usize;
+        deps[fill[s] as usize] = internal[t as usize];
+        fill[s] += 1;
+    }
+    // Each day's reach (day k + 1 of the script): the events tested for their window (it
+    // starts on the day, or it closed the day before: `advance` sees a deadline once the
+    // date is past it), the events ended (caller ids), and the lists of those lost.
+    let days = script.days.len();
+    let mut tests: Vec<Vec<u32>> = vec![Vec::new(); days];
+    for (i, &e) in order.iter().enumerate() {
+        let (nb, na) = d.windows[e as usize];
+        for date in [nb, na + 1] {
+            if (1..=days as i64).contains(&date) {
+                tests[date as usize - 1].push(i as u32);
+            }
+        }
+    }
+    let ended: Vec<Vec<u32>> = script
+        .days
+        .iter()
+        .map(|day| day.iter().map(|&(e, _)| e).collect())
+        .collect();
+    let lost: Vec<Vec<[u32; 2]>> = script
+        .lost
+        .iter()
+        .map(|day| {
+            day.iter()
+                .map(|&e| internal[e as usize] as usize)
+                .map(|i| [at[i], at[i + 1]])
+                .filter(|[a, b]| a < b)
+                .collect()
+        })
+        .collect();
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    let mut test = |t: u32| bits[t as usize / 64] ^= 1 << (t % 64);
+    let timed = steady(n);
+    let (mut start, mut ns) = (Instant::now(), 0u128);
+    for k in 0..days {
+        if k + 1 == timed.start {
+            start = Instant::now();
+        }
+        for &i in &tests[k] {
+            test(i);
+        }
+        for &e in &ended[k] {
+            let i = internal[e as usize] as usize;
+            test(i as u32);
+            deps[at[i] as usize..at[i + 1] as usize]
+                .iter()
+                .for_each(|&t| test(t));
+        }
+        for &[a, b] in &lost[k] {
+            deps[a as usize..b as usize].iter().for_each(|&t| test(t));
+        }
+        if k + 1 == timed.end - 1 {
+            ns = start.elapsed().as_nanos();
+        }
+    }
+    std::hint::black_box(&bits);
     ns as f64 / timed.len() as f64
 }
 
@@ -300,10 +414,10 @@ fn main() {
             }
         );
         println!(
-            "| events n | advance(1) calls | ns per advance | ratio to 1k | ended calls | ns per ended | ratio to 1k | whole play, ns per day | ratio to 1k | log2(n)/log2(1k) | status |"
+            "| events n | advance(1) calls | ns per advance | ratio to 1k | ended calls | ns per ended | ratio to 1k | whole play, ns per day | ratio to 1k | log2(n)/log2(1k) | status | memory floor, ns per day | least ratio |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|---|---|");
-        let mut base: Option<(f64, f64, f64)> = None;
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        let mut base: Option<(f64, f64, f64, f64)> = None;
         for n in args.sizes.iter().map(|&n| n as usize) {
             let generated = generate(n, args.family);
             // Ids at random with respect to dates: as generated, or (timeline graphs, whose
@@ -331,19 +445,29 @@ fn main() {
             let reps = (args.runs as usize).max(1_000_000 / n);
             let mut script = Script {
                 days: Vec::new(),
+                lost: Vec::new(),
                 changes: 0,
             };
             let mut rows = vec![play(&d, Some(&mut script))];
             rows.extend((1..reps).map(|_| play(&d, None)));
             let days: Vec<f64> = (0..reps).map(|_| replay_script(&d, &script)).collect();
+            let floors: Vec<f64> = (0..reps).map(|_| floor_day_ns(&d, &script)).collect();
             let r = Row {
                 n,
                 advance_ns: median(rows.iter().map(|r| r.advance_ns)),
                 ended_ns: median(rows.iter().map(|r| r.ended_ns)),
                 day_ns: median(days.into_iter()),
+                floor_ns: median(floors.into_iter()),
                 advances: rows[0].advances,
                 ends: rows[0].ends,
             };
+            // The floor is a floor: the reads it makes are some of the tracker's.
+            assert!(
+                r.floor_ns < r.day_ns,
+                "{n} events: the memory floor ({:.1} ns per day) is not under the whole play ({:.1})",
+                r.floor_ns,
+                r.day_ns
+            );
             // Every layout is the same graph: the same calls.
             match calls.iter().find(|c| c.0 == n) {
                 Some(&(_, a, e)) => assert_eq!(
@@ -353,11 +477,12 @@ fn main() {
                 ),
                 None => calls.push((n, r.advances, r.ends)),
             }
-            let (ba, be, bd) = *base.get_or_insert((r.advance_ns, r.ended_ns, r.day_ns));
+            let (ba, be, bd, bf) =
+                *base.get_or_insert((r.advance_ns, r.ended_ns, r.day_ns, r.floor_ns));
             let bound = (r.n as f64).log2() / 1000f64.log2();
             let (ra, re, rd) = (r.advance_ns / ba, r.ended_ns / be, r.day_ns / bd);
             println!(
-                "| {} | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.1} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {:.1} | {:.2} | {} | {:.1} | {:.2} | {:.1} | {:.2} | {:.2} | {} | {:.1} | {:.2} |",
                 r.n,
                 r.advances,
                 r.advance_ns,
@@ -372,7 +497,10 @@ fn main() {
                     "within"
                 } else {
                     "over"
-                }
+                },
+                r.floor_ns,
+                // A tracker doing this one's work at 1k and only the floor's reads at n.
+                (r.floor_ns + bd - bf) / bd,
             );
         }
     }
