@@ -314,22 +314,14 @@ fn floor_day_ns(d: &Dag, script: &Script) -> f64 {
             }
         }
     }
-    let ended: Vec<Vec<u32>> = script
-        .days
-        .iter()
-        .map(|day| day.iter().map(|&(e, _)| e).collect())
-        .collect();
-    let lost: Vec<Vec<[u32; 2]>> = script
-        .lost
-        .iter()
-        .map(|day| {
-            day.iter()
-                .map(|&e| internal[e as usize] as usize)
-                .map(|i| [at[i], at[i + 1]])
-                .filter(|[a, b]| a < b)
-                .collect()
-        })
-        .collect();
+    let tests = Days::new(tests.into_iter().map(Vec::into_iter));
+    let ended = Days::new(script.days.iter().map(|day| day.iter().map(|&(e, _)| e)));
+    let lost = Days::new(script.lost.iter().map(|day| {
+        day.iter()
+            .map(|&e| internal[e as usize] as usize)
+            .map(|i| [at[i], at[i + 1]])
+            .filter(|[a, b]| a < b)
+    }));
     let mut bits = vec![0u64; n.div_ceil(64)];
     let mut test = |t: u32| bits[t as usize / 64] ^= 1 << (t % 64);
     let timed = steady(n);
@@ -338,17 +330,17 @@ fn floor_day_ns(d: &Dag, script: &Script) -> f64 {
         if k + 1 == timed.start {
             start = Instant::now();
         }
-        for &i in &tests[k] {
+        for &i in tests.day(k) {
             test(i);
         }
-        for &e in &ended[k] {
+        for &e in ended.day(k) {
             let i = internal[e as usize] as usize;
             test(i as u32);
             deps[at[i] as usize..at[i + 1] as usize]
                 .iter()
                 .for_each(|&t| test(t));
         }
-        for &[a, b] in &lost[k] {
+        for &[a, b] in lost.day(k) {
             deps[a as usize..b as usize].iter().for_each(|&t| test(t));
         }
         if k + 1 == timed.end - 1 {
@@ -357,6 +349,29 @@ fn floor_day_ns(d: &Dag, script: &Script) -> f64 {
     }
     std::hint::black_box(&bits);
     ns as f64 / timed.len() as f64
+}
+
+/// Lists by day in one vector (day k's are `items[ends[k - 1]..ends[k]]`): walking the days
+/// reads two arrays in order, not a heap block per day.
+struct Days<T> {
+    items: Vec<T>,
+    ends: Vec<usize>,
+}
+
+impl<T> Days<T> {
+    fn new<I: Iterator<Item = T>>(days: impl Iterator<Item = I>) -> Days<T> {
+        let (mut items, mut ends) = (Vec::new(), Vec::new());
+        for day in days {
+            items.extend(day);
+            ends.push(items.len());
+        }
+        Days { items, ends }
+    }
+
+    fn day(&self, k: usize) -> &[T] {
+        let from = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.items[from..self.ends[k]]
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
