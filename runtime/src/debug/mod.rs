@@ -639,23 +639,24 @@ impl Debugger {
         s
     }
 
-    /// The world at the end of tick `t` (≤ the current tick), by re-simulation from the
-    /// nearest snapshot.
-    fn state_at_end_of(&self, t: u64) -> Session {
-        let (_, snap) = self
+    /// The tick of the snapshot that re-simulation to the end of tick `t` starts from: the
+    /// nearest at or before `t`.
+    fn snapshot_for(&self, t: u64) -> u64 {
+        let (&k, _) = self
             .snapshots
             .range(..=t)
             .next_back()
             .or_else(|| self.snapshots.iter().next())
             // Invariant: the snapshot of the starting tick is never removed.
             .expect("the first snapshot is always kept");
-        let mut s = snap.clone();
-        s.set_tracing(false);
-        while s.tick() < t {
-            s.step();
-        }
-        s.set_tracing(true);
-        s.clear_trace();
+        k
+    }
+
+    /// The world at the end of tick `t` (≤ the current tick), by re-simulation from the
+    /// nearest snapshot.
+    fn state_at_end_of(&self, t: u64) -> Session {
+        let mut s = self.snapshots[&self.snapshot_for(t)].clone();
+        resimulate(&mut s, t);
         s
     }
 
@@ -782,8 +783,21 @@ impl Debugger {
         Ok(Stop::TickEnd)
     }
 
+    /// Makes the live session the world at the end of tick `t` (≤ the current tick). The
+    /// live session is dropped before anything is cloned: the snapshot becomes the live
+    /// session and its clone the snapshot, so a step back holds the snapshots and one
+    /// session, never two, and the clone reuses the memory the live session gave back
+    /// rather than pages new to the process (on a VM that returns freed memory to its host,
+    /// each new page is faulted in again there: BENCHMARKS.md, thirteenth session).
     fn goto_end_of(&mut self, t: u64) {
-        self.session = self.state_at_end_of(t);
+        let key = self.snapshot_for(t);
+        let snap = self
+            .snapshots
+            .remove(&key)
+            .expect("snapshot_for returns a key of the snapshots");
+        drop(std::mem::replace(&mut self.session, snap));
+        self.snapshots.insert(key, self.session.clone());
+        resimulate(&mut self.session, t);
         self.paused_at = None;
         self.tick_start = None;
         self.cur = None;
@@ -1049,6 +1063,16 @@ pub fn live_nodes(
         }
     }
     wk.out
+}
+
+/// Steps `s` untraced to the end of tick `t`, then leaves it tracing with an empty trace.
+fn resimulate(s: &mut Session, t: u64) {
+    s.set_tracing(false);
+    while s.tick() < t {
+        s.step();
+    }
+    s.set_tracing(true);
+    s.clear_trace();
 }
 
 /// Rough memory of one snapshot of a session's world.
