@@ -655,7 +655,11 @@ impl Debugger {
     /// The world at the end of tick `t` (≤ the current tick), by re-simulation from the
     /// nearest snapshot.
     fn state_at_end_of(&self, t: u64) -> Session {
-        let mut s = self.snapshots[&self.snapshot_for(t)].clone();
+        let mut s = self
+            .snapshots
+            .get(&self.snapshot_for(t))
+            .expect("snapshot_for returns a key of the snapshots")
+            .clone();
         resimulate(&mut s, t);
         s
     }
