@@ -16,7 +16,8 @@
 //!
 //! Printed: mean, p99 and worst ms per tick over the measured ticks, the time per phase
 //! (`Session::step_timed`), memory per NPC (a counting allocator), and the time to step back
-//! one tick with the debugger in that world; each against its target.
+//! one tick with the debugger in that world; each against its target. Then, without a
+//! target, the time to step back one node.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
@@ -28,7 +29,7 @@ mod city;
 use city::*;
 use serde_json::{Value as J, json};
 use townsfolk_runtime::Session;
-use townsfolk_runtime::debug::{Debugger, SnapshotConfig};
+use townsfolk_runtime::debug::{Debugger, SnapshotConfig, Stop};
 use townsfolk_runtime::program;
 use townsfolk_runtime::session::{Phase, PhaseTimes};
 use townsfolk_runtime::world::talk::NONE;
@@ -375,5 +376,21 @@ fn main() {
         back_mean * 1e3,
         back_worst * 1e3,
         verdict(back_worst <= 0.05)
+    );
+    // Step back one node of an NPC from the end of a tick: its last visit in that tick (the
+    // tick's start re-simulated, then run to the visit). No target: the debugger's other
+    // step back, timed beside the first.
+    let mut node = Vec::new();
+    for _ in 0..10 {
+        d.back_tick();
+        let t = Instant::now();
+        let stop = d.back_node(Some(0));
+        node.push(t.elapsed().as_secs_f64());
+        assert_eq!(stop, Stop::Step, "NPC 0 runs its tree every tick");
+    }
+    println!(
+        "| step back one node (NPC 0, from the end of a tick: mean of 10 / worst) | {:.1} / {:.1} ms | |",
+        node.iter().sum::<f64>() / node.len() as f64 * 1e3,
+        node.iter().copied().fold(0.0, f64::max) * 1e3
     );
 }

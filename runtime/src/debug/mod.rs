@@ -802,6 +802,20 @@ impl Debugger {
         drop(std::mem::replace(&mut self.session, snap));
         self.snapshots.insert(key, self.session.clone());
         resimulate(&mut self.session, t);
+        self.at_end_of(t);
+    }
+
+    /// Makes `s`, the world at the end of a tick at or before the current one, the live
+    /// session.
+    fn land_at_end_of(&mut self, s: Session) {
+        let t = s.tick();
+        self.session = s;
+        self.at_end_of(t);
+    }
+
+    /// After the live session was set to the end of tick `t`: no position inside a tick,
+    /// and what was recorded after that tick forgotten.
+    fn at_end_of(&mut self, t: u64) {
         self.paused_at = None;
         self.tick_start = None;
         self.cur = None;
@@ -835,20 +849,22 @@ impl Debugger {
             self.back_tick();
         }
         // At the end of tick t: the last wanted enter event of t, or of an earlier tick.
+        // The state at the start of the tick is computed once per tick (a snapshot's clone
+        // and a re-simulation): it starts both runs of the tick, and it is where the search
+        // lands when the tick holds no wanted visit.
         while self.session.tick() > 0 && self.session.tick() > self.first_tick() {
             let t = self.session.tick();
             let start = self.state_at_end_of(t - 1);
-            self.session = start.clone();
-            self.tick_start = Some(start);
+            self.tick_start = Some(start.clone());
             self.paused_at = Some(0);
             let (_, log) = self.run_tick(Rule::Never);
             if let Some(k) = log.iter().rev().find(|e| wanted(e)) {
                 self.paused_at = Some(0);
-                self.tick_start = Some(self.state_at_end_of(t - 1));
+                self.tick_start = Some(start);
                 self.run_tick(Rule::At(k.event));
                 return Stop::Step;
             }
-            self.goto_end_of(t - 1);
+            self.land_at_end_of(start);
         }
         Stop::NotFound
     }

@@ -317,6 +317,42 @@ fn back_then_forward_gives_the_same_hash_at_every_tick() {
 }
 
 #[test]
+fn back_node_across_ticks_resumes_exactly_and_walks_back_to_the_start() {
+    let mut d = Debugger::new(
+        sample_session(3),
+        SnapshotConfig {
+            interval: 10,
+            max_bytes: 1 << 30,
+        },
+    );
+    let mut hashes = vec![d.hash()];
+    for _ in 0..25 {
+        d.step_tick();
+        hashes.push(d.hash());
+    }
+    // From the end of tick 25: the NPC's last visit in tick 25, whose start is re-simulated
+    // from the snapshot of tick 20.
+    let npc = 1;
+    assert_eq!(d.back_node(Some(npc)), Stop::Step);
+    assert!(d.event().is_some(), "paused inside the tick");
+    assert_eq!(d.current().map(|at| at.npc), Some(npc));
+    // Completing the tick from there gives tick 25's world again.
+    d.step_tick();
+    assert_eq!(d.tick(), 25);
+    assert_eq!(d.hash(), hashes[25]);
+    // An NPC that runs no node: the search goes back tick by tick to the first one and
+    // lands on its world.
+    assert_eq!(d.back_node(Some(u32::MAX - 1)), Stop::NotFound);
+    assert_eq!(d.tick(), 0);
+    assert_eq!(d.hash(), hashes[0]);
+    // And forward again from there: the same worlds.
+    for (t, want) in hashes.iter().enumerate().skip(1) {
+        d.step_tick();
+        assert_eq!(d.hash(), *want, "forward to tick {t}");
+    }
+}
+
+#[test]
 fn snapshots_respect_the_memory_cap() {
     let mut d = Debugger::new(
         sample_session(1),
