@@ -1,6 +1,6 @@
 //! Semantics of every node kind, run through a real session (one NPC, one tree).
 
-use super::Status;
+use super::{NodeCount, Status};
 use crate::program::load_str;
 use crate::session::Session;
 use crate::value::Value;
@@ -676,15 +676,12 @@ fn actions_in_the_parents_loop_spend_one_visit_each() {
     }
 }
 
-#[test]
-fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
-    // While nothing observes, conditions, actions and guarded sequences are visited in
-    // their parent's loop (guarded sequences in a row with board and host guards, a memory
-    // sequence among them, a condition then a guarded sequence in a sequence; an action and
-    // a guarded sequence under a decorator); a traced
-    // session visits every node in full. Both play the same ticks: same statuses, same
-    // world, for every combination of the inputs over time.
-    let root = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
+/// A tree whose children are visited in their parents' loops while the host hears nothing:
+/// guarded sequences in a row with board and host guards, a memory sequence among them, a
+/// condition then a guarded sequence in a sequence, a run of conditions, a sequence guarded
+/// by a selector of conditions; an action and a guarded sequence under a decorator. Its node
+/// ids are [`LOOP_IDS`]; [`loop_inputs`] drives it.
+const LOOP_TREE: &str = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
         {"id": "note", "type": "force_failure", "children": [
             {"id": "n_seq", "type": "sequence", "children": [
                 {"id": "n_g", "type": "condition", "expr": "b"},
@@ -720,25 +717,43 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
             {"id": "i_fs", "type": "force_success", "children": [
                 {"id": "i_set", "type": "set", "var": "y", "value": "4"}]},
             {"id": "i_w", "type": "wait", "seconds": 100}]}]}"#;
-    let ids = [
-        "root", "note", "n_seq", "n_g", "n_set", "flee", "f_g", "f_set", "f_w", "eat", "e_g",
-        "e_g2", "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "pair", "p_c",
-        "p_seq", "p_g", "p_set", "p_w", "night", "q_any", "q_1", "q_2", "q_set", "q_w", "idle",
-        "i_fs", "i_set", "i_w",
-    ];
+
+const LOOP_IDS: [&str; 36] = [
+    "root", "note", "n_seq", "n_g", "n_set", "flee", "f_g", "f_set", "f_w", "eat", "e_g", "e_g2",
+    "e_set", "e_w", "work", "w_g", "w_inv", "w_c", "w_set", "w_w", "pair", "p_c", "p_seq", "p_g",
+    "p_set", "p_w", "night", "q_any", "q_1", "q_2", "q_set", "q_w", "idle", "i_fs", "i_set", "i_w",
+];
+
+/// The inputs of [`LOOP_TREE`] at `step` (every combination over time): `a`, `b`, `x`.
+fn loop_inputs(s: &mut Session, step: u32) -> (bool, bool, i64) {
+    let (a, b, x) = (step % 5 < 3, step.is_multiple_of(7), (step * 7 % 11) as i64);
+    set(s, "a", Value::Bool(a));
+    set(s, "b", Value::Bool(b));
+    set(s, "x", Value::Int(x));
+    (a, b, x)
+}
+
+#[test]
+fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
+    // While nothing observes, conditions, actions and guarded sequences are visited in
+    // their parent's loop (guarded sequences in a row with board and host guards, a memory
+    // sequence among them, a condition then a guarded sequence in a sequence; an action and
+    // a guarded sequence under a decorator); a traced
+    // session visits every node in full. Both play the same ticks: same statuses, same
+    // world, for every combination of the inputs over time.
+
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
-    let mut fast = session(root, &board);
-    let mut full = session(root, &board);
+    let mut fast = session(LOOP_TREE, &board);
+    let mut full = session(LOOP_TREE, &board);
     full.set_tracing(true);
     for step in 0..120 {
-        let (a, b, x) = (step % 5 < 3, step % 7 == 0, (step * 7 % 11) as i64);
+        let mut inputs = (false, false, 0);
         for s in [&mut fast, &mut full] {
-            set(s, "a", Value::Bool(a));
-            set(s, "b", Value::Bool(b));
-            set(s, "x", Value::Int(x));
+            inputs = loop_inputs(s, step);
             s.step();
         }
-        for id in ids {
+        let (a, b, x) = inputs;
+        for id in LOOP_IDS {
             assert_eq!(
                 status(&fast, id),
                 status(&full, id),
@@ -748,6 +763,47 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
         assert_eq!(var(&fast, "y"), var(&full, "y"), "y at step {step}");
         assert_eq!(fast.hash(), full.hash(), "world at step {step}");
     }
+}
+
+#[test]
+fn visits_in_the_parents_loop_are_counted_as_full_visits_are() {
+    // Counting coverage, the host hears nothing: conditions, actions and guarded sequences
+    // are visited (and counted) in their parents' loops; counting and tracing, every node is
+    // visited in full. Every node's visits, by result, are the same.
+    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
+    let mut fast = session(LOOP_TREE, &board);
+    let mut full = session(LOOP_TREE, &board);
+    fast.set_counting(true);
+    full.set_counting(true);
+    full.set_tracing(true);
+    for step in 0..120 {
+        for s in [&mut fast, &mut full] {
+            loop_inputs(s, step);
+            s.step();
+            s.clear_trace();
+        }
+    }
+    let (Some(a), Some(b)) = (fast.counters(), full.counters()) else {
+        panic!("both sessions count");
+    };
+    let p = fast.program();
+    let mut visits = 0;
+    for t in 0..p.trees.len() as u32 {
+        for (n, (x, y)) in a.tree(t).iter().zip(b.tree(t)).enumerate() {
+            let by = |c: &NodeCount| {
+                [
+                    Status::Idle,
+                    Status::Running,
+                    Status::Success,
+                    Status::Failure,
+                ]
+                .map(|s| c.results(s))
+            };
+            assert_eq!(by(x), by(y), "tree {t} node {n}");
+            visits += x.runs();
+        }
+    }
+    assert!(visits > 120 * 10, "the tree ran ({visits} visits)");
 }
 
 #[test]

@@ -217,7 +217,9 @@ pub fn halt_nodes<H: Host>(
 
 /// The engine of one tick (or halt). `OBS`: whether a visit reports or counts anything
 /// (`host.observing()` or counting), fixed for the whole tick, so that the engine is
-/// compiled twice: the unobserved one carries none of the observing code.
+/// compiled twice: the unobserved one carries none of the observing code. A counting tick
+/// whose host hears nothing (coverage) takes the unobserved one's shortcuts (visits in the
+/// parents' loops), each counting what it visits.
 struct Engine<'a, H, const OBS: bool> {
     tree: &'a Tree,
     state: &'a mut [u64],
@@ -318,8 +320,8 @@ macro_rules! kid {
 }
 
 /// Visits child `leaves[k]` of a composite that goes on while its children return `pass`
-/// (a sequence: Success; a selector: Failure). While nothing observes or counts, a
-/// condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
+/// (a sequence: Success; a selector: Failure). While the host hears nothing (counting or
+/// not: these visits count themselves), a condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
 /// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
 /// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
 /// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
@@ -330,17 +332,30 @@ macro_rules! next_child {
     ($e:ident, $leaves:expr, $k:ident, $pass:expr) => {{
         let leaves: &[Leaf] = $leaves;
         let hit = match leaves.get($k) {
-            _ if $e.observing() => None,
+            _ if $e.hears() => None,
             Some(&Leaf::Condition { node, expr, test }) => {
                 if let Some(Leaf::Condition { .. }) = leaves.get($k + 1) {
-                    pass_conditions(
-                        &mut *$e.host,
-                        leaves,
-                        &mut *$e.status,
-                        &mut $k,
-                        &mut $e.budget,
-                        $pass,
-                    )
+                    if OBS {
+                        pass_conditions(
+                            &mut *$e.host,
+                            leaves,
+                            &mut *$e.status,
+                            Counted($e.counts),
+                            &mut $k,
+                            &mut $e.budget,
+                            $pass,
+                        )
+                    } else {
+                        pass_conditions(
+                            &mut *$e.host,
+                            leaves,
+                            &mut *$e.status,
+                            Uncounted,
+                            &mut $k,
+                            &mut $e.budget,
+                            $pass,
+                        )
+                    }
                 } else {
                     $e.condition(node as usize, expr, test)
                 }
@@ -364,8 +379,9 @@ macro_rules! next_child {
 }
 
 /// Visits the conditions `leaves[*k..]` one after the other while each returns `pass`, as
-/// [`Engine::run`] visits a condition when nothing observes or counts (the caller checks
-/// that): one visit of the budget each, the condition's status recorded. Stops at the first
+/// [`Engine::run`] visits a condition when the host hears nothing (the caller checks
+/// that): one visit of the budget each, the condition's status recorded (and counted in
+/// `counts`). Stops at the first
 /// child that is not a condition (or once the budget is spent: the full visit reports the
 /// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
 /// something else, leaving `*k` at it and returning that status. A function of its own so
@@ -373,10 +389,11 @@ macro_rules! next_child {
 /// must stop at, so a visit checks one bound, and a blackboard test is one dispatch on its
 /// tag (`Leaf::Node`, a condition without a test and each test shape share it).
 #[inline(never)]
-fn pass_conditions<H: Host>(
+fn pass_conditions<H: Host, C: Visits>(
     host: &mut H,
     leaves: &[Leaf],
     status: &mut [Status],
+    counts: C,
     k: &mut usize,
     budget: &mut u32,
     pass: Status,
@@ -390,6 +407,7 @@ fn pass_conditions<H: Host>(
         if let Some(st) = status.get_mut(node as usize) {
             *st = s;
         }
+        counts.end(node, s);
         s == pass
     };
     let hit = 'run: loop {
@@ -438,6 +456,32 @@ fn pass_conditions<H: Host>(
     hit
 }
 
+/// Where [`pass_conditions`] counts the visits it makes: nowhere (a zero-sized type: the
+/// unobserved engine's loop carries nothing for it), or in a counting tick's counters.
+trait Visits: Copy {
+    fn end(self, node: u32, s: Status);
+}
+
+#[derive(Clone, Copy)]
+struct Uncounted;
+
+impl Visits for Uncounted {
+    #[inline(always)]
+    fn end(self, _: u32, _: Status) {}
+}
+
+#[derive(Clone, Copy)]
+struct Counted<'a>(&'a [NodeCount]);
+
+impl Visits for Counted<'_> {
+    #[inline(always)]
+    fn end(self, node: u32, s: Status) {
+        if let Some(c) = self.0.get(node as usize) {
+            c.end(s);
+        }
+    }
+}
+
 /// Whether a condition holds: a blackboard test read from the host's board when the slot is
 /// there, else the expression evaluated by the host (the same result either way).
 #[inline(always)]
@@ -448,7 +492,7 @@ fn holds<H: Host>(host: &mut H, expr: ExprId, test: Option<BoardTest>) -> bool {
 
 impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     /// A visit of condition node `i` (`expr`, `test`: its [`Leaf::Condition`]) if the budget
-    /// allows it, as [`Self::run`] visits one while nothing observes or counts (the caller
+    /// allows it, as [`Self::run`] visits one while the host hears nothing (the caller
     /// checks that); `None` (and nothing done) otherwise.
     #[inline(always)]
     fn condition(&mut self, i: usize, expr: ExprId, test: Option<BoardTest>) -> Option<Status> {
@@ -460,11 +504,12 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         if let Some(st) = self.status.get_mut(i) {
             *st = s;
         }
+        self.count(i, s);
         Some(s)
     }
 
     /// A visit of a child in its parent's loop, from what the loop knows of it (`leaf`), as
-    /// [`Self::run`] would visit it while nothing observes or counts (the caller checks
+    /// [`Self::run`] would visit it while the host hears nothing (the caller checks
     /// that): a condition ([`Self::condition`]), an action ([`Self::action`]), a guarded
     /// sequence whose guard fails ([`Self::guard_fails`], [`Self::guard_any_fails`]).
     /// `None` (and nothing done): the
@@ -482,7 +527,7 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     }
 
     /// A visit of action `i` ([`Leaf::Action`]) if the budget allows it, as [`Self::run`]
-    /// visits one while nothing observes or counts (the caller checks that; an action never
+    /// visits one while the host hears nothing (the caller checks that; an action never
     /// cuts the tick short then: it visits no child and nothing asks to pause); `None` (and
     /// nothing done) otherwise.
     #[inline(always)]
@@ -495,12 +540,13 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         if let Some(st) = self.status.get_mut(i) {
             *st = s;
         }
+        self.count(i, s);
         Some(s)
     }
 
     /// A visit of guarded sequence `i` ([`Leaf::Guarded`]: its guard is node `i + 1`, `expr`
     /// and `test`) decided here when its guard fails, as [`Self::run`] would visit it while
-    /// nothing observes or counts (the caller checks that): it runs nothing (state 0, so the
+    /// the host hears nothing (the caller checks that): it runs nothing (state 0, so the
     /// guard is its next child and nothing needs halting), the budget allows both visits,
     /// and the guard does not hold; then the guard's and the sequence's statuses are
     /// `Failure`, two visits are spent and the sequence's state stays 0. `None` (and nothing
@@ -514,12 +560,13 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         if let Some(st) = self.status.get_mut(i..i + 2) {
             st.fill(Status::Failure);
         }
+        self.count_failures(i..i + 2);
         Some(Status::Failure)
     }
 
     /// A visit of guarded sequence `i` ([`Leaf::GuardedAny`]: its guard is selector `i + 1`,
     /// whose children are conditions `i + 2..`) decided here when no condition of the guard
-    /// holds, as [`Self::run`] would visit it while nothing observes or counts (the caller
+    /// holds, as [`Self::run`] would visit it while the host hears nothing (the caller
     /// checks that): the sequence runs nothing (state 0: the guard is its next child,
     /// nothing needs halting; a selector of conditions never runs anything, its state is
     /// always 0) and the budget allows every visit; then every condition, the selector and
@@ -548,14 +595,15 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
         if let Some(st) = self.status.get_mut(i..i + visits) {
             st.fill(Status::Failure);
         }
+        self.count_failures(i..i + visits);
         Some(Status::Failure)
     }
 
-    /// A visit of child `k` of node `i`: in the parent's loop while nothing observes or counts
+    /// A visit of child `k` of node `i`: in the parent's loop while the host hears nothing
     /// ([`Self::in_loop`]), any other child in full ([`Self::run`]).
     #[inline(always)]
     fn visit_kid(&mut self, i: usize, k: usize) -> Status {
-        if !self.observing()
+        if !self.hears()
             && let Some(s) = self.in_loop(self.tree.kid_leaves(i).get(k))
         {
             return s;
@@ -576,16 +624,25 @@ impl<H: Host, const OBS: bool> Engine<'_, H, OBS> {
     }
 
     /// Counts the end of a visit of node `i`, when counting.
-    #[inline]
+    #[inline(always)]
     fn count(&self, i: usize, s: Status) {
-        if let Some(c) = self.counts.get(i) {
+        if OBS && let Some(c) = self.counts.get(i) {
             c.end(s);
+        }
+    }
+
+    /// Counts visits of nodes `nodes` that returned `Failure`, when counting.
+    #[inline(always)]
+    fn count_failures(&self, nodes: std::ops::Range<usize>) {
+        if OBS && let Some(cs) = self.counts.get(nodes) {
+            cs.iter().for_each(|c| c.end(Status::Failure));
         }
     }
 
     /// A visit of node `i`: budget, the probe's enter/result events and pause requests,
     /// counting, the node's own work ([`Self::exec`]) and its status. (Conditions under a
-    /// sequence or selector, while nothing observes, are visited by [`pass_conditions`].)
+    /// sequence or selector, while the host hears nothing, are visited by
+    /// [`pass_conditions`].)
     #[inline]
     fn run(&mut self, i: usize) -> Status {
         if self.budget == 0 {
