@@ -321,13 +321,14 @@ macro_rules! kid {
 
 /// Visits child `leaves[k]` of a composite that goes on while its children return `pass`
 /// (a sequence: Success; a selector: Failure). While the host hears nothing (counting or
-/// not: these visits count themselves), a condition child ([`Leaf::Condition`]) is visited right here: a run of them in one tight
-/// loop ([`pass_conditions`]) up to the child they stopped at, a lone one by
-/// [`Engine::condition`]; either way as [`Engine::run`] would visit it, without the call
-/// into the recursive visit; so are an action ([`Engine::action`]) and a guarded sequence
-/// whose guard fails ([`Engine::guard_fails`], [`Engine::guard_any_fails`]). Moves `k` to
-/// the child visited last and gives its status; `None` at the end of `leaves`. If the tick is being cut short, returns
-/// from the calling `exec` at once (as `child!`).
+/// not: these visits count themselves), a condition child ([`Leaf::Condition`]) is visited
+/// right here: a run of them in one tight loop ([`pass_conditions`]) up to the child they
+/// stopped at, a lone one by [`Engine::condition`]; either way as [`Engine::run`] would
+/// visit it, without the call into the recursive visit; so are an action
+/// ([`Engine::action`]) and a guarded sequence whose guard fails ([`Engine::guard_fails`],
+/// [`Engine::guard_any_fails`]). Moves `k` to the child visited last and gives its status;
+/// `None` at the end of `leaves`. If the tick is being cut short, returns from the calling
+/// `exec` at once (as `child!`).
 macro_rules! next_child {
     ($e:ident, $leaves:expr, $k:ident, $pass:expr) => {{
         let leaves: &[Leaf] = $leaves;
@@ -381,13 +382,13 @@ macro_rules! next_child {
 /// Visits the conditions `leaves[*k..]` one after the other while each returns `pass`, as
 /// [`Engine::run`] visits a condition when the host hears nothing (the caller checks
 /// that): one visit of the budget each, the condition's status recorded (and counted in
-/// `counts`). Stops at the first
-/// child that is not a condition (or once the budget is spent: the full visit reports the
-/// runaway), leaving `*k` at it and returning `None`, or at a condition that returned
-/// something else, leaving `*k` at it and returning that status. A function of its own so
-/// that the loop keeps the tables in registers; the budget is turned into the index the run
-/// must stop at, so a visit checks one bound, and a blackboard test is one dispatch on its
-/// tag (`Leaf::Node`, a condition without a test and each test shape share it).
+/// `counts`). Stops at the first child that is not a condition (or once the budget is
+/// spent: the full visit reports the runaway), leaving `*k` at it and returning `None`, or
+/// at a condition that returned something else, leaving `*k` at it and returning that
+/// status. A function of its own so that the loop keeps the tables in registers; the
+/// budget is turned into the index the run must stop at, so a visit checks one bound, and a
+/// blackboard test is one dispatch on its tag (`Leaf::Node`, a condition without a test and
+/// each test shape share it).
 #[inline(never)]
 fn pass_conditions<H: Host, C: Visits>(
     host: &mut H,
