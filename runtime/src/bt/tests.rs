@@ -735,13 +735,10 @@ fn loop_inputs(s: &mut Session, step: u32) -> (bool, bool, i64) {
 
 #[test]
 fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
-    // While nothing observes, conditions, actions and guarded sequences are visited in
-    // their parent's loop (guarded sequences in a row with board and host guards, a memory
-    // sequence among them, a condition then a guarded sequence in a sequence; an action and
-    // a guarded sequence under a decorator); a traced
-    // session visits every node in full. Both play the same ticks: same statuses, same
-    // world, for every combination of the inputs over time.
-
+    // While nothing observes, the conditions, actions and guarded sequences of `LOOP_TREE`
+    // are visited in their parents' loops; a traced session visits every node in full. Both
+    // play the same ticks: same statuses, same world, for every combination of the inputs
+    // over time.
     let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
     let mut fast = session(LOOP_TREE, &board);
     let mut full = session(LOOP_TREE, &board);

@@ -16,6 +16,17 @@ fn debugger(seed: u64) -> Debugger {
     Debugger::new(sample_session(seed), SnapshotConfig::default())
 }
 
+/// A debugger on the guards sample with a snapshot every `interval` ticks and room for all.
+fn debugger_every(seed: u64, interval: u64) -> Debugger {
+    Debugger::new(
+        sample_session(seed),
+        SnapshotConfig {
+            interval,
+            max_bytes: 1 << 30,
+        },
+    )
+}
+
 fn def(on: BreakOn) -> BreakpointDef {
     BreakpointDef {
         id: 0,
@@ -280,13 +291,7 @@ fn step_into_over_and_out_visit_nodes_in_order() {
 
 #[test]
 fn back_then_forward_gives_the_same_hash_at_every_tick() {
-    let mut d = Debugger::new(
-        sample_session(7),
-        SnapshotConfig {
-            interval: 64,
-            max_bytes: 1 << 30,
-        },
-    );
+    let mut d = debugger_every(7, 64);
     let mut hashes = vec![d.hash()];
     for _ in 0..2000 {
         d.step_tick();
@@ -318,13 +323,7 @@ fn back_then_forward_gives_the_same_hash_at_every_tick() {
 
 #[test]
 fn back_node_across_ticks_resumes_exactly_and_walks_back_to_the_start() {
-    let mut d = Debugger::new(
-        sample_session(3),
-        SnapshotConfig {
-            interval: 10,
-            max_bytes: 1 << 30,
-        },
-    );
+    let mut d = debugger_every(3, 10);
     let mut hashes = vec![d.hash()];
     for _ in 0..25 {
         d.step_tick();
