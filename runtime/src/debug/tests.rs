@@ -16,6 +16,16 @@ fn debugger(seed: u64) -> Debugger {
     Debugger::new(sample_session(seed), SnapshotConfig::default())
 }
 
+/// Runs `ticks` ticks: the world's hash before them and after each.
+fn step_ticks(d: &mut Debugger, ticks: usize) -> Vec<u64> {
+    let mut hashes = vec![d.hash()];
+    for _ in 0..ticks {
+        d.step_tick();
+        hashes.push(d.hash());
+    }
+    hashes
+}
+
 /// A debugger on the guards sample with a snapshot every `interval` ticks and room for all.
 fn debugger_every(seed: u64, interval: u64) -> Debugger {
     Debugger::new(
@@ -292,11 +302,7 @@ fn step_into_over_and_out_visit_nodes_in_order() {
 #[test]
 fn back_then_forward_gives_the_same_hash_at_every_tick() {
     let mut d = debugger_every(7, 64);
-    let mut hashes = vec![d.hash()];
-    for _ in 0..2000 {
-        d.step_tick();
-        hashes.push(d.hash());
-    }
+    let hashes = step_ticks(&mut d, 2000);
     // Back one tick at a time, checking every tick…
     for t in (0..2000).rev() {
         d.back_tick();
@@ -324,11 +330,7 @@ fn back_then_forward_gives_the_same_hash_at_every_tick() {
 #[test]
 fn back_node_across_ticks_resumes_exactly_and_walks_back_to_the_start() {
     let mut d = debugger_every(3, 10);
-    let mut hashes = vec![d.hash()];
-    for _ in 0..25 {
-        d.step_tick();
-        hashes.push(d.hash());
-    }
+    let hashes = step_ticks(&mut d, 25);
     // From the end of tick 25: the NPC's last visit in tick 25, whose start is re-simulated
     // from the snapshot of tick 20.
     let npc = 1;
