@@ -351,8 +351,10 @@ fn main() -> anyhow::Result<()> {
                     .map_or(f64::NAN, |r| r.3)
             };
             let ratio = at(10_000) / at(100);
+            // Three decimals: the status compares the ratio itself, and 1.2026 printed as
+            // 1.20 read "1.20 ≤ 1.2: not met".
             println!(
-                "| {} | {} | {ratio:.2} | ≤ {FLAT} | {} |",
+                "| {} | {} | {ratio:.3} | ≤ {FLAT} | {} |",
                 town_.name(),
                 mode_name(aware),
                 if ratio <= FLAT { "met" } else { "not met" }
