@@ -14,8 +14,8 @@
 //! dates are apart, in one list of the dates on which some window starts or closes, each
 //! with the ends of both runs of nodes (a day's nodes are read without their dates: four
 //! bytes a deadline; and the two cursors read the same lines of dates, a day apart). A node
-//! waiting for its window is
-//! simply `Queued` until the start cursor reaches it. No call allocates.
+//! waiting for its window is simply `Queued` until the start cursor reaches it. No call
+//! allocates.
 //!
 //! A node's state is one byte, and one bit while it is blocked (waiting for dependencies):
 //! the byte then holds its count of dependencies not met, and a death only clears the bit.
@@ -243,9 +243,9 @@ impl Graph {
     fn edges_of(&self, i: u32) -> &[Edge] {
         &self.edges[self.offsets[i as usize] as usize..self.offsets[i as usize + 1] as usize]
     }
-    /// The out-edges of an edge's target, from `walk_edges`.
-    fn walk_edges_of(&self, e: Edge) -> &[Edge] {
-        &self.walk_edges[e.out_start as usize..e.out_end as usize]
+    /// A list of `walk_edges` (`[out_start, out_end]`: what an edge carries of its target).
+    fn walk_list(&self, [start, end]: [u32; 2]) -> &[Edge] {
+        &self.walk_edges[start as usize..end as usize]
     }
     fn ext(&self, i: u32) -> u32 {
         self.ids.external[i as usize]
@@ -636,7 +636,7 @@ impl Tracker {
     fn kill(&mut self, g: &Graph, t: Edge) {
         self.unblock(t.target());
         self.changes.push(Change::Dead(t.ext));
-        self.propagate_death(g, g.walk_edges_of(t));
+        self.propagate_death(g, g.walk_list([t.out_start, t.out_end]));
     }
 
     /// Marks blocked or queued internal node `i`, reached by its own calendar, dead and
@@ -669,7 +669,7 @@ impl Tracker {
                 }
             }
             match stack.pop() {
-                Some([start, end]) => list = &g.walk_edges[start as usize..end as usize],
+                Some(range) => list = g.walk_list(range),
                 None => break,
             }
         }
