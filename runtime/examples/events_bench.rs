@@ -103,12 +103,18 @@ fn generate(n: usize, family: Family) -> Dag {
     }
 }
 
-/// The same DAG with event `order[k]` renamed `k`.
-fn renumber(d: &Dag, order: &[u32]) -> Dag {
+/// The new id of each event when event `order[k]` is renamed `k`.
+fn inverse(order: &[u32]) -> Vec<u32> {
     let mut id = vec![0u32; order.len()];
     for (k, &g) in order.iter().enumerate() {
         id[g as usize] = k as u32;
     }
+    id
+}
+
+/// The same DAG with event `order[k]` renamed `k`.
+fn renumber(d: &Dag, order: &[u32]) -> Dag {
+    let id = inverse(order);
     Dag {
         windows: order.iter().map(|&g| d.windows[g as usize]).collect(),
         edges: d
@@ -282,10 +288,7 @@ fn replay_script(d: &Dag, script: &Script) -> f64 {
 fn floor_day_ns(d: &Dag, script: &Script) -> f64 {
     let n = d.windows.len();
     let order = date_order(&d.windows);
-    let mut internal = vec![0u32; n];
-    for (k, &e) in order.iter().enumerate() {
-        internal[e as usize] = k as u32;
-    }
+    let internal = inverse(&order);
     // Dependents, one list per event, in internal ids.
     let mut at = vec![0u32; n + 1];
     for &(s, _, _) in &d.edges {
