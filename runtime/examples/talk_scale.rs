@@ -6,8 +6,8 @@
 //! - **streets**: blocks of 16 characters on a 2.5-unit grid, a street (8.5 units) between
 //!   blocks. Groups that step away from noise hear the next block, so the small towns, whose
 //!   blocks are mostly at the edge, do less work per character (fewer neighbours to hear,
-//!   fewer groups walking): at 10,000 each character executes about 1.2× the instructions it
-//!   does at 100.
+//!   fewer groups walking): at 10,000 each character executes about 1.1× the instructions it
+//!   does at 100 (aware; callgrind over the tables' ticks).
 //! - **squares**: squares of 20 characters (5 × 4 on the same grid), 100 units apart, out of
 //!   earshot of each other even after groups have drifted (they do, stepping away from each
 //!   other's noise), and the same 20 personalities in every square: each character
