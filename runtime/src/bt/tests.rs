@@ -724,12 +724,29 @@ const LOOP_IDS: [&str; 36] = [
     "p_set", "p_w", "night", "q_any", "q_1", "q_2", "q_set", "q_w", "idle", "i_fs", "i_set", "i_w",
 ];
 
-/// The inputs of [`LOOP_TREE`] at `step` (every combination over time): `a`, `b`, `x`.
-fn loop_inputs(s: &mut Session, step: u32) -> (bool, bool, i64) {
+/// Two sessions of [`LOOP_TREE`], counting or not: one whose host hears nothing (its
+/// children visited in their parents' loops), one traced (every node visited in full).
+fn loop_sessions(counting: bool) -> [Session; 2] {
+    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
+    let [mut fast, mut full] = [0; 2].map(|_| session(LOOP_TREE, &board));
+    full.set_tracing(true);
+    for s in [&mut fast, &mut full] {
+        s.set_counting(counting);
+    }
+    [fast, full]
+}
+
+/// Ticks both sessions with the inputs of [`LOOP_TREE`] at `step` (every combination over
+/// time), which it returns: `a`, `b`, `x`.
+fn loop_step(sessions: &mut [Session; 2], step: u32) -> (bool, bool, i64) {
     let (a, b, x) = (step % 5 < 3, step.is_multiple_of(7), (step * 7 % 11) as i64);
-    set(s, "a", Value::Bool(a));
-    set(s, "b", Value::Bool(b));
-    set(s, "x", Value::Int(x));
+    for s in sessions {
+        set(s, "a", Value::Bool(a));
+        set(s, "b", Value::Bool(b));
+        set(s, "x", Value::Int(x));
+        s.step();
+        s.clear_trace();
+    }
     (a, b, x)
 }
 
@@ -739,25 +756,18 @@ fn visits_in_the_parents_loop_change_nothing_a_full_visit_would_not() {
     // are visited in their parents' loops; a traced session visits every node in full. Both
     // play the same ticks: same statuses, same world, for every combination of the inputs
     // over time.
-    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
-    let mut fast = session(LOOP_TREE, &board);
-    let mut full = session(LOOP_TREE, &board);
-    full.set_tracing(true);
+    let mut sessions = loop_sessions(false);
     for step in 0..120 {
-        let mut inputs = (false, false, 0);
-        for s in [&mut fast, &mut full] {
-            inputs = loop_inputs(s, step);
-            s.step();
-        }
-        let (a, b, x) = inputs;
+        let (a, b, x) = loop_step(&mut sessions, step);
+        let [fast, full] = &sessions;
         for id in LOOP_IDS {
             assert_eq!(
-                status(&fast, id),
-                status(&full, id),
+                status(fast, id),
+                status(full, id),
                 "{id} at step {step} (a={a} b={b} x={x})"
             );
         }
-        assert_eq!(var(&fast, "y"), var(&full, "y"), "y at step {step}");
+        assert_eq!(var(fast, "y"), var(full, "y"), "y at step {step}");
         assert_eq!(fast.hash(), full.hash(), "world at step {step}");
     }
 }
@@ -767,19 +777,11 @@ fn visits_in_the_parents_loop_are_counted_as_full_visits_are() {
     // Counting coverage, the host hears nothing: conditions, actions and guarded sequences
     // are visited (and counted) in their parents' loops; counting and tracing, every node is
     // visited in full. Every node's visits, by result, are the same.
-    let board = format!(r#"{AB}, "y": {{"type": "int"}}"#);
-    let mut fast = session(LOOP_TREE, &board);
-    let mut full = session(LOOP_TREE, &board);
-    fast.set_counting(true);
-    full.set_counting(true);
-    full.set_tracing(true);
+    let mut sessions = loop_sessions(true);
     for step in 0..120 {
-        for s in [&mut fast, &mut full] {
-            loop_inputs(s, step);
-            s.step();
-            s.clear_trace();
-        }
+        loop_step(&mut sessions, step);
     }
+    let [fast, full] = &sessions;
     let (Some(a), Some(b)) = (fast.counters(), full.counters()) else {
         panic!("both sessions count");
     };
