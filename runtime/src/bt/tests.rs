@@ -680,7 +680,7 @@ fn actions_in_the_parents_loop_spend_one_visit_each() {
 /// guarded sequences in a row with board and host guards, a memory sequence among them, a
 /// condition then a guarded sequence in a sequence, a run of conditions, a sequence guarded
 /// by a selector of conditions; an action and a guarded sequence under a decorator. Its node
-/// ids are [`LOOP_IDS`]; [`loop_inputs`] drives it.
+/// ids are [`LOOP_IDS`]; [`loop_step`] drives it.
 const LOOP_TREE: &str = r#"{"id": "root", "type": "selector", "reactive": true, "children": [
         {"id": "note", "type": "force_failure", "children": [
             {"id": "n_seq", "type": "sequence", "children": [
