@@ -17,7 +17,8 @@
 //! Printed: mean, p99 and worst ms per tick over the measured ticks, the time per phase
 //! (`Session::step_timed`), memory per NPC (a counting allocator), and the time to step back
 //! one tick with the debugger in that world; each against its target. Then, without a
-//! target, the time to step back one node.
+//! target, the time to step back one node, and to search the whole run for an earlier visit
+//! of an NPC that has none.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
@@ -392,5 +393,18 @@ fn main() {
         "| step back one node (NPC 0, from the end of a tick: mean of 10 / worst) | {:.1} / {:.1} ms | |",
         node.iter().sum::<f64>() / node.len() as f64 * 1e3,
         node.iter().copied().fold(0.0, f64::max) * 1e3
+    );
+    // Step back one node of an NPC with no earlier visit: every tick of the run searched (each
+    // stretch between two snapshots run once), and the position kept.
+    let (tick, hash) = (d.tick(), d.hash());
+    let t = Instant::now();
+    let stop = d.back_node(Some(u32::MAX - 1));
+    let none = t.elapsed().as_secs_f64();
+    assert_eq!(stop, Stop::NotFound, "no such NPC, no visit");
+    assert_eq!((d.tick(), d.hash()), (tick, hash), "the position is kept");
+    println!(
+        "| step back one node, none earlier (the {tick} ticks of the run searched) | {:.0} ms ({:.2} ms per tick) | |",
+        none * 1e3,
+        none * 1e3 / tick as f64
     );
 }

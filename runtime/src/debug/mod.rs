@@ -7,6 +7,7 @@
 //! going on re-runs that tick from its start, pausing at the next event wanted. The state
 //! after stepping back and forward again is therefore the same, bit for bit, as the first time.
 
+mod back;
 mod breakpoint;
 pub mod explain;
 pub mod talk;
@@ -765,112 +766,6 @@ impl Debugger {
             }
         }
         Stop::NotFound
-    }
-
-    // ---- stepping back ----
-
-    /// Goes to the end of tick `t` (≤ the current position).
-    pub fn back_to_tick(&mut self, t: u64) -> Result<Stop, BackError> {
-        if t > self.done_tick() {
-            return Err(BackError::Ahead {
-                tick: t,
-                done: self.done_tick(),
-            });
-        }
-        if t < self.first_tick() {
-            return Err(BackError::BeforeStart {
-                tick: t,
-                first: self.first_tick(),
-            });
-        }
-        self.goto_end_of(t);
-        Ok(Stop::TickEnd)
-    }
-
-    /// Makes the live session the world at the end of tick `t` (≤ the current tick). The
-    /// live session is dropped before anything is cloned: the snapshot becomes the live
-    /// session and its clone the snapshot, so a step back holds the snapshots and one
-    /// session, never two, and the clone reuses the memory the live session gave back
-    /// rather than pages new to the process (on a VM that returns freed memory to its host,
-    /// each new page is faulted in again there: BENCHMARKS.md, thirteenth session).
-    fn goto_end_of(&mut self, t: u64) {
-        let key = self.snapshot_for(t);
-        let snap = self
-            .snapshots
-            .remove(&key)
-            .expect("snapshot_for returns a key of the snapshots");
-        drop(std::mem::replace(&mut self.session, snap));
-        self.snapshots.insert(key, self.session.clone());
-        resimulate(&mut self.session, t);
-        self.at_end_of(t);
-    }
-
-    /// Makes `s`, the world at the end of a tick at or before the current one, the live
-    /// session.
-    fn land_at_end_of(&mut self, s: Session) {
-        let t = s.tick();
-        self.session = s;
-        self.at_end_of(t);
-    }
-
-    /// After the live session was set to the end of tick `t`: no position inside a tick,
-    /// and what was recorded after that tick forgotten.
-    fn at_end_of(&mut self, t: u64) {
-        self.paused_at = None;
-        self.tick_start = None;
-        self.cur = None;
-        self.ring.retain(|e| e.tick() <= t);
-        self.reset_edges();
-    }
-
-    /// Steps back one tick: to the end of the previous tick (from inside a tick: to its start).
-    pub fn back_tick(&mut self) -> Stop {
-        let target = if self.paused_at.is_some() {
-            self.done_tick()
-        } else {
-            self.done_tick().saturating_sub(1)
-        };
-        self.goto_end_of(target);
-        Stop::TickEnd
-    }
-
-    /// Steps back to the previous node visit of `npc` (default: the NPC of the current
-    /// position; any NPC when there is none).
-    pub fn back_node(&mut self, npc: Option<u32>) -> Stop {
-        let npc = npc.or(self.cur.map(|c| c.npc));
-        let wanted = |e: &Entered| npc.is_none_or(|n| e.npc == n);
-        // Inside a tick: an earlier enter event of the same tick.
-        if let Some(at) = self.paused_at {
-            let (_, log) = self.run_tick(Rule::At(at));
-            if let Some(k) = log.iter().rev().find(|e| e.event < at && wanted(e)) {
-                self.run_tick(Rule::At(k.event));
-                return Stop::Step;
-            }
-            self.back_tick();
-        }
-        // At the end of tick t: the last wanted enter event of t, or of an earlier tick.
-        // The state at the start of the tick is computed once per tick (a snapshot's clone
-        // and a re-simulation): it starts both runs of the tick, and it is where the search
-        // lands when the tick holds no wanted visit.
-        while self.session.tick() > 0 && self.session.tick() > self.first_tick() {
-            let t = self.session.tick();
-            let start = self.state_at_end_of(t - 1);
-            self.tick_start = Some(start.clone());
-            self.paused_at = Some(0);
-            let (_, log) = self.run_tick(Rule::Never);
-            if let Some(k) = log.iter().rev().find(|e| wanted(e)) {
-                self.paused_at = Some(0);
-                self.tick_start = Some(start);
-                self.run_tick(Rule::At(k.event));
-                return Stop::Step;
-            }
-            self.land_at_end_of(start);
-        }
-        Stop::NotFound
-    }
-
-    fn first_tick(&self) -> u64 {
-        self.snapshots.keys().next().copied().unwrap_or(0)
     }
 
     // ---- inspection ----

@@ -28,8 +28,13 @@ fn step_ticks(d: &mut Debugger, ticks: usize) -> Vec<u64> {
 
 /// A debugger on the guards sample with a snapshot every `interval` ticks and room for all.
 fn debugger_every(seed: u64, interval: u64) -> Debugger {
+    debugger_of(sample_session(seed), interval)
+}
+
+/// A debugger on `session` with a snapshot every `interval` ticks and room for all.
+fn debugger_of(session: Session, interval: u64) -> Debugger {
     Debugger::new(
-        sample_session(seed),
+        session,
         SnapshotConfig {
             interval,
             max_bytes: 1 << 30,
@@ -328,7 +333,7 @@ fn back_then_forward_gives_the_same_hash_at_every_tick() {
 }
 
 #[test]
-fn back_node_across_ticks_resumes_exactly_and_walks_back_to_the_start() {
+fn back_node_across_ticks_resumes_exactly_and_stays_put_when_there_is_none() {
     let mut d = debugger_every(3, 10);
     let hashes = step_ticks(&mut d, 25);
     // From the end of tick 25: the NPC's last visit in tick 25, whose start is re-simulated
@@ -341,16 +346,96 @@ fn back_node_across_ticks_resumes_exactly_and_walks_back_to_the_start() {
     d.step_tick();
     assert_eq!(d.tick(), 25);
     assert_eq!(d.hash(), hashes[25]);
-    // An NPC that runs no node: the search goes back tick by tick to the first one and
-    // lands on its world.
-    assert_eq!(d.back_node(Some(u32::MAX - 1)), Stop::NotFound);
-    assert_eq!(d.tick(), 0);
-    assert_eq!(d.hash(), hashes[0]);
-    // And forward again from there: the same worlds.
-    for (t, want) in hashes.iter().enumerate().skip(1) {
-        d.step_tick();
-        assert_eq!(d.hash(), *want, "forward to tick {t}");
+    // An NPC that runs no node: no earlier visit, and the position does not change, at the
+    // end of a tick or inside one.
+    let nobody = Some(u32::MAX - 1);
+    assert_eq!(d.back_node(nobody), Stop::NotFound);
+    assert_eq!((d.tick(), d.event(), d.hash()), (25, None, hashes[25]));
+    assert_eq!(d.back_node(Some(npc)), Stop::Step);
+    let here = (d.tick(), d.event(), d.current());
+    assert_eq!(d.back_node(nobody), Stop::NotFound);
+    assert_eq!((d.tick(), d.event(), d.current()), here);
+    d.step_tick();
+    assert_eq!(d.hash(), hashes[25]);
+}
+
+/// A walker, and a victim that a trigger kills when the walker comes near (10, 5): the
+/// victim's tree runs every tick until then, never after.
+const KILLED: &str = r#"{
+    "format": "townsfolk-pack", "version": 1, "name": "killed",
+    "world": {"dt": 0.1, "npcs": [
+        {"id": "walker", "pos": [0.0, 5.0], "tree": "walk", "speed": 5.0},
+        {"id": "victim", "pos": [0.0, 20.0], "tree": "idle"}]},
+    "trees": [
+        {"id": "walk", "root": {"id": "m", "type": "move_to", "target": {"point": [50.0, 5.0]}}},
+        {"id": "idle", "root": {"id": "w", "type": "wait", "seconds": 1000000.0}}],
+    "triggers": [{"id": "s", "triggers": [{"id": "end", "single_shot": true,
+        "when": {"type": "in_radius", "who": "walker", "at": [10.0, 5.0], "radius": 1.0},
+        "responses": [{"do": "kill", "npc": "victim"}]}]}]
+}"#;
+
+/// Every node visit of one NPC in a plain traced run, as (tick, event number in the tick),
+/// numbering every event the probe sees.
+struct Visits {
+    npc: u32,
+    tick: u64,
+    count: u64,
+    seen: Vec<(u64, u64)>,
+}
+
+impl Probe for Visits {
+    fn event(&mut self, ev: &DebugEvent<'_>, _env: Option<&dyn Env>) -> bool {
+        self.count += 1;
+        if matches!(*ev, DebugEvent::Enter { npc, .. } if npc == self.npc) {
+            self.seen.push((self.tick, self.count));
+        }
+        false
     }
+}
+
+#[test]
+fn back_node_finds_a_visit_many_ticks_and_snapshots_back() {
+    let pack = pack_of(KILLED);
+    let session = || Session::from_pack(&pack, 1).expect("session");
+    let victim = session().program().npc_index("victim").expect("victim");
+    // The plain run's last visit of the victim.
+    let mut s = session();
+    s.set_tracing(true);
+    let mut visits = Visits {
+        npc: victim,
+        tick: 0,
+        count: 0,
+        seen: Vec::new(),
+    };
+    let mut hashes = vec![s.hash()];
+    for t in 1..=60 {
+        (visits.tick, visits.count) = (t, 0);
+        s.step_probed(&mut visits);
+        s.clear_trace();
+        hashes.push(s.hash());
+    }
+    let &(u, k) = visits.seen.last().expect("the victim ran its tree");
+    assert!(
+        (10..40).contains(&u) && visits.seen.len() as u64 >= u,
+        "killed after some snapshots, visited every tick until then: {:?}",
+        visits.seen
+    );
+    // From tick 60, snapshots every 3 ticks: the search goes back over several stretches
+    // and pauses at that visit.
+    let mut d = debugger_of(session(), 3);
+    d.run_ticks(60);
+    assert_eq!(d.back_node(Some(victim)), Stop::Step);
+    assert_eq!((d.tick(), d.event()), (u, Some(k)));
+    assert_eq!(d.current().map(|at| at.npc), Some(victim));
+    // The visit before it, in the tick before; that tick ends as the plain run's.
+    assert_eq!(d.back_node(Some(victim)), Stop::Step);
+    let &(u2, k2) = visits.seen.iter().rev().nth(1).expect("two visits");
+    assert_eq!((d.tick(), d.event()), (u2, Some(k2)));
+    d.step_tick();
+    assert_eq!(d.hash(), hashes[u2 as usize]);
+    // Forward to the last visit's tick: its end is the plain run's too.
+    d.step_tick();
+    assert_eq!(d.hash(), hashes[u as usize]);
 }
 
 #[test]
