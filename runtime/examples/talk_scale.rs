@@ -11,9 +11,16 @@
 //! - **squares**: squares of 20 characters (5 × 4 on the same grid), 100 units apart, out of
 //!   earshot of each other even after groups have drifted (they do, stepping away from each
 //!   other's noise), and the same 20 personalities in every square: each character
-//!   has the same surroundings at every size, so its work is the same and the ratio of the
-//!   costs measures only how the runtime's cost per character grows with the crowd (issue 14
-//!   item 5's flat cost). The run checks that nobody left its square's neighbourhood.
+//!   has the same surroundings at every size, so its work is the same on average and the
+//!   ratio of the costs measures only how the runtime's cost per character grows with the
+//!   crowd (issue 14 item 5's flat cost). The run checks that nobody left its square's
+//!   neighbourhood.
+//!
+//! Each row is the mean over towns played with seeds 1, 2, …, so that every row plays 10,000
+//! characters in all (100 towns of 100, 10 of 1,000, one of 10,000): a town of 100 is five
+//! squares, whose work over 20 seconds varies by ±6 % with the seed and the window. Each town
+//! is timed over 20 simulated seconds after a 30-second warm-up, the fastest of three plays of
+//! that window, each on a session built afresh (the same work, from the same memory).
 //!
 //! ```sh
 //! cargo run --release -p townsfolk-runtime --example talk_scale                  # both towns
@@ -68,8 +75,8 @@ const SQUARES_PITCH: f64 = 100.0;
 
 /// How far (units) a character of the squares town may stand outside its square's box: two
 /// characters of different squares are then at least 90 − 2 × 40 = 10 units apart, beyond the
-/// hearing radius (8) and the join radius (6). (Over the tables' 90 simulated seconds groups
-/// drift about 20 units; over 300 seconds, 45.)
+/// hearing radius (8) and the join radius (6). (The tables play 50 simulated seconds; over 90
+/// seconds, a group of one of the hundred towns of 100 drifts 48 units.)
 const SQUARES_SLACK: f64 = 40.0;
 
 /// Where character `i` stands at the start: its block and its place in the block.
@@ -258,31 +265,60 @@ enum One {
     },
 }
 
-/// A town's session after the warm-up (30 simulated seconds, so groups have formed).
-fn warm(town_: Town, n: usize, aware: bool) -> anyhow::Result<Session> {
+/// A town's session under `seed` after the warm-up (30 simulated seconds, so groups have
+/// formed).
+fn warm(town_: Town, n: usize, aware: bool, seed: u64) -> anyhow::Result<Session> {
     let pack = town(town_, n, aware);
-    let mut s = Session::from_pack(&pack, 1)
+    let mut s = Session::from_pack(&pack, seed)
         .map_err(|d| anyhow::anyhow!("talk_scale: the generated pack is invalid: {d:?}"))?;
     s.run(300);
     Ok(s)
 }
 
-/// A table row's cells but the last `|`: town, mode, characters, ms per simulated second, ns
-/// per character, share in a conversation.
-fn cells(town_: Town, aware: bool, n: usize, per_sec: f64, s: &Session) -> String {
+/// The characters each table row plays in all: the row of `n` characters plays `SAMPLE / n`
+/// towns of `n` (seeds 1, 2, …), so that every row is the mean over as many squares (500) or
+/// blocks. One town of 100 is five squares: its work in a given 20 seconds is a small sample
+/// (trace events per character per tick vary ±6 % from seed to seed and from one 20-second
+/// window to the next), where the town of 10,000 plays 500 squares at once.
+const SAMPLE: usize = 10_000;
+
+/// The simulated seconds each town is timed for.
+const SECONDS: f64 = 20.0;
+
+/// One town's timed window: the fastest of three plays of the same window of the same seed
+/// (the same work, each play on a session built and warmed up afresh, so each starts from the
+/// same memory too), in seconds; and how many characters are in a conversation at its end.
+fn timed(town_: Town, n: usize, aware: bool, seed: u64) -> anyhow::Result<(f64, usize)> {
+    let mut best = f64::INFINITY;
+    let mut talking_at_end = 0;
+    for _ in 0..3 {
+        let mut s = warm(town_, n, aware, seed)?;
+        let ticks = (SECONDS / s.program().dt) as u64;
+        let t = Instant::now();
+        measured(&mut s, ticks);
+        best = best.min(t.elapsed().as_secs_f64());
+        check_squares(town_, n, &s)?;
+        talking_at_end = talking(&s);
+    }
+    Ok((best, talking_at_end))
+}
+
+/// A table row's cells but the last `|`: town, mode, characters, ms per simulated second (of
+/// one town), ns per character, share in a conversation.
+fn cells(town_: Town, aware: bool, n: usize, per_sec: f64, talking: f64) -> String {
     format!(
         "| {} | {} | {n} | {:.3} | {:.0} | {:.0}%",
         town_.name(),
         mode_name(aware),
         per_sec * 1e3,
         per_sec * 1e9 / n as f64,
-        talking(s) as f64 * 100.0 / n as f64
+        talking * 100.0 / n as f64
     )
 }
 
-/// One row, one run of `ticks` ticks after the warm-up.
+/// One row, one run of `ticks` ticks after the warm-up (seed 1).
 fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()> {
-    let mut s = warm(town_, n, aware)?;
+    let mut s = warm(town_, n, aware, 1)?;
     let t = Instant::now();
     measured(&mut s, ticks);
     let secs = ticks as f64 * s.program().dt;
@@ -290,7 +326,7 @@ fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()>
     check_squares(town_, n, &s)?;
     println!(
         "{} | {ticks} ticks, one run |",
-        cells(town_, aware, n, per_sec, &s)
+        cells(town_, aware, n, per_sec, talking(&s) as f64)
     );
     Ok(())
 }
@@ -316,26 +352,31 @@ fn main() -> anyhow::Result<()> {
     };
     let mut per_char: Vec<(Town, bool, usize, f64)> = Vec::new();
     println!(
-        "| town | mode | characters | ms per simulated second | ns per character per simulated second | in a conversation |"
+        "| town | mode | characters | ms per simulated second | ns per character per simulated second | in a conversation | towns (seeds) |"
     );
-    println!("|---|---|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|");
     for &town_ in &towns {
         for aware in [true, false] {
             for n in [100usize, 1_000, 10_000] {
-                let mut s = warm(town_, n, aware)?;
-                // 20 simulated seconds, the fastest of three runs.
-                let secs = 20u64;
-                let ticks = (secs as f64 / s.program().dt) as u64;
-                let mut best = f64::INFINITY;
-                for _ in 0..3 {
-                    let t = Instant::now();
-                    s.run(ticks);
-                    best = best.min(t.elapsed().as_secs_f64());
+                let towns_played = (SAMPLE / n).max(1);
+                let (mut secs, mut talking) = (0.0, 0);
+                for seed in 1..=towns_played as u64 {
+                    let (best, at_end) = timed(town_, n, aware, seed)?;
+                    secs += best;
+                    talking += at_end;
                 }
-                check_squares(town_, n, &s)?;
-                let per_sec = best / secs as f64;
+                let per_sec = secs / (towns_played as f64 * SECONDS);
                 per_char.push((town_, aware, n, per_sec * 1e9 / n as f64));
-                println!("{} |", cells(town_, aware, n, per_sec, &s));
+                println!(
+                    "{} | {towns_played} |",
+                    cells(
+                        town_,
+                        aware,
+                        n,
+                        per_sec,
+                        talking as f64 / towns_played as f64
+                    )
+                );
             }
         }
     }
