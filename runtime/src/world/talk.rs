@@ -426,7 +426,10 @@ pub struct TalkState {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     pub(crate) cell: f64,
+    /// The table of the spatial grid: its size less one, and log2 of its rows' length
+    /// (`systems::talk::grid::table_shape`).
     pub(crate) mask: usize,
+    pub(crate) row_bits: u32,
     /// The spatial grid (`systems::talk::grid`), kept from one tick to the next: per bucket
     /// the first character of its list (`u32::MAX`: empty); by NPC the next character of
     /// its bucket's list (in NPC order), its bucket (`u32::MAX`: not listed) and the

@@ -1,7 +1,8 @@
-//! The spatial grid: characters bucketed by position (lists in a hashed grid, kept from tick
-//! to tick), so gathering and noise look only at the characters nearby.
+//! The spatial grid: characters bucketed by position (lists in a grid folded onto a table,
+//! kept from tick to tick), so gathering and noise look only at the characters nearby.
 
 use super::*;
+use crate::pack::Rect;
 
 pub(super) fn cell_of(s: &Scratch, p: Vec2) -> (i64, i64) {
     (floor_i64(p.x / s.cell), floor_i64(p.y / s.cell))
@@ -18,10 +19,52 @@ pub(super) fn floor_i64(x: f64) -> i64 {
     }
 }
 
+/// The bucket of cell `c`: the grid folded onto the table, rows of `W` entries
+/// (`Scratch::row_bits`, see [`table_shape`]): cell `(x, y)` goes to entry
+/// `x mod W + W · (y mod H)`. Cells side by side are entries side by side, so the 3×3 cells
+/// around a listener ([`for_near`]) are three runs of three entries, three cache lines of the
+/// table where a hash spreads them over nine. Cells `W` columns or `H` rows apart share a
+/// bucket (only in worlds too large for the table); [`for_near`]'s callers check distances.
 pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
-    let h = (c.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (c.1 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> 17) as usize & s.mask
+    let x = c.0 as u64 & ((1 << s.row_bits) - 1);
+    (x | (c.1 as u64) << s.row_bits) as usize & s.mask
+}
+
+/// The table's rows and size for cells of `cell` in a world of `bounds` with `n` NPCs: `W × H`
+/// entries, each a power of two at or above the world's cells across and down (and two more,
+/// as the bounds need not start on a cell's edge), so that no two cells of the world share a
+/// bucket; at most `16 n` entries (then the longer side is halved until they fit) and at
+/// least 16. As `(log2 W, W · H)`. A program's constants only: which cells share a bucket, and
+/// with it the order [`for_near`] visits characters in, does not depend on how many talk.
+pub(super) fn table_shape(bounds: Rect, cell: f64, n: usize) -> (u32, usize) {
+    let most = n.saturating_mul(16).next_power_of_two().max(16);
+    let across = |lo: f64, hi: f64| {
+        let cells = ((hi - lo) / cell).ceil() + 2.0;
+        if cells >= 1.0 && cells < most as f64 {
+            (cells as usize).next_power_of_two()
+        } else {
+            most // NaN, infinities, worlds wider than the table
+        }
+    };
+    let (mut w, mut h) = (
+        across(bounds.min.x, bounds.max.x),
+        across(bounds.min.y, bounds.max.y),
+    );
+    while w * h > most {
+        if w >= h {
+            w /= 2;
+        } else {
+            h /= 2;
+        }
+    }
+    while w * h < 16 {
+        if w <= h {
+            w *= 2;
+        } else {
+            h *= 2;
+        }
+    }
+    (w.trailing_zeros(), w * h)
 }
 
 /// End of a bucket's list ([`Scratch::heads`], [`Scratch::next`]); "not listed" in
@@ -29,14 +72,12 @@ pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
 const END: u32 = u32::MAX;
 
 /// Brings the grid up to date with the layer (`TalkState::layer`, in NPC order) and the
-/// positions: one list per bucket of the hashed grid, in NPC order, linked through
+/// positions: one list per bucket of the folded grid ([`bucket`]), in NPC order, linked through
 /// [`Scratch::next`]. The lists are kept from one tick to the next: only characters that
 /// entered or left the layer, and those whose position changed (and then only if their
 /// bucket did), are taken out of or put into a list; while nobody enters or leaves, only
 /// the characters whose position may have changed ([`World::shifted`]) are looked at, so an
-/// idle character costs nothing. The table is sized by the number of NPCs, so that which cells share a
-/// bucket, and with it the order in which [`for_near`] visits characters, does not depend on
-/// how many talk.
+/// idle character costs nothing. The table's shape is the program's ([`table_shape`]).
 pub(super) fn build_grid(p: &Program, w: &mut World) {
     let t = &mut w.talk;
     let s = &mut t.scratch;
@@ -45,8 +86,9 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
         cell = cell.max(k.join_radius).max(k.hearing_radius);
     }
     let n = t.chars.len();
-    let size = (2 * n).next_power_of_two().max(16);
-    let reset = s.heads.len() != size || s.cell != cell || s.next.len() != n;
+    let (row_bits, size) = table_shape(p.bounds, cell, n);
+    let reset =
+        s.heads.len() != size || s.cell != cell || s.row_bits != row_bits || s.next.len() != n;
     if reset {
         s.heads.clear();
         s.heads.resize(size, END);
@@ -60,6 +102,7 @@ pub(super) fn build_grid(p: &Program, w: &mut World) {
     }
     s.cell = cell;
     s.mask = size - 1;
+    s.row_bits = row_bits;
     // The characters listed at the last update and the layer now, both in NPC order,
     // walked side by side.
     let listed = std::mem::take(&mut s.listed);
@@ -194,7 +237,7 @@ pub(super) fn for_near(s: &Scratch, at: Vec2, r: f64, mut f: impl FnMut(u32)) {
     for dx in -1..=1 {
         for dy in -1..=1 {
             let b = bucket(s, (cx + dx, cy + dy));
-            // Two cells may hash to one bucket: visit each bucket once.
+            // Two cells may share a bucket: visit each bucket once.
             if seen[..nseen].contains(&b) {
                 continue;
             }

@@ -127,3 +127,84 @@ fn the_grid_visits_like_a_scan_in_npc_order() {
         }
     }
 }
+
+/// The 3×3 cells around any cell are nine buckets in three runs of three entries side by side
+/// (`for_near` reads three lines of the table, not nine), for tables of every size and shape
+/// with rows and columns of four or more, for cells far from the origin and on both sides of
+/// it too.
+#[test]
+fn the_cells_around_a_cell_are_three_runs_of_three_buckets() {
+    for (bits, row_bits) in (4..=20u32).flat_map(|b| [(b, 2), (b, b / 2), (b, b - 2)]) {
+        let s = Scratch {
+            mask: (1 << bits) - 1,
+            row_bits,
+            ..Scratch::default()
+        };
+        for (cx, cy) in [
+            (0, 0),
+            (-1, -1),
+            (5, -7),
+            (-300, 1_000),
+            (1 << 40, -(1 << 35)),
+        ] {
+            let w = 1usize << row_bits;
+            let mut all = Vec::new();
+            for dy in -1..=1 {
+                let run: Vec<usize> = (-1..=1).map(|dx| bucket(&s, (cx + dx, cy + dy))).collect();
+                // Side by side in one row of the table (wrapping at the row's end).
+                let row = run[0] / w * w;
+                for (k, &b) in run.iter().enumerate() {
+                    assert_eq!(
+                        b,
+                        row + (run[0] - row + k) % w,
+                        "table of 2^{bits}, cell ({cx}, {cy}), row {dy}: {run:?}"
+                    );
+                }
+                all.extend(run);
+            }
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), 9, "table of 2^{bits}, cell ({cx}, {cy})");
+        }
+    }
+}
+
+/// The table covers the world's cells when it may (no two cells of the world share a bucket),
+/// stays within 16 entries per NPC and at least 16, with rows and columns of four or more
+/// (the 3×3 cells around a cell are nine buckets), whatever the bounds.
+#[test]
+fn the_table_covers_the_world_within_its_size() {
+    use crate::pack::{Point, Rect};
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| Rect {
+        min: Point { x: x0, y: y0 },
+        max: Point { x: x1, y: y1 },
+    };
+    // (bounds, cell, NPCs, whether the table covers the world)
+    let cases = [
+        (rect(0.0, 0.0, 100.0, 100.0), 8.0, 10_000, true),
+        (rect(-35.0, 3.0, 900.0, 400.0), 8.0, 1_000, true),
+        (rect(0.0, 0.0, 2_310.0, 2_310.0), 8.0, 10_000, true),
+        (rect(0.0, 0.0, 1e6, 10.0), 8.0, 100, false),
+        (rect(0.0, 0.0, 1e6, 1e6), 8.0, 100, false),
+        (rect(0.0, 0.0, 0.0, 0.0), 8.0, 0, true),
+        (rect(0.0, 0.0, f64::INFINITY, f64::NAN), 8.0, 50, false),
+    ];
+    for (b, cell, n, covers) in cases {
+        let (row_bits, size) = table_shape(b, cell, n);
+        let (w, h) = (1usize << row_bits, size >> row_bits);
+        assert_eq!(w * h, size);
+        assert!(size.is_power_of_two() && size >= 16, "{b:?}: {size}");
+        assert!(
+            size <= (16 * n).next_power_of_two().max(16),
+            "{b:?}: {size}"
+        );
+        assert!(w >= 4 && h >= 4, "{b:?}: {w} × {h}");
+        let across = ((b.max.x - b.min.x) / cell).ceil() + 1.0;
+        let down = ((b.max.y - b.min.y) / cell).ceil() + 1.0;
+        assert_eq!(
+            across <= w as f64 && down <= h as f64,
+            covers,
+            "{b:?} with {n} NPCs: {w} × {h} for {across} × {down} cells"
+        );
+    }
+}
