@@ -32,7 +32,10 @@
 //! once, in the function `measured` (e.g. `valgrind --tool=callgrind
 //! --toggle-collect=talk_scale::measured ...` counts only those ticks). `talk_scale [--town T]
 //! pack aware|blind N` prints the town as a pack instead (to run it with `townsfolk run`, e.g.
-//! to compare world hashes of two builds). `--help` lists the options.
+//! to compare world hashes of two builds). `talk_scale [--town T] phases aware|blind` prints
+//! where the time goes at each size: ns per character per tick in each phase of the tick
+//! (`Session::step_timed`), the fastest of three plays of seed 1's window. `--help` lists
+//! the options.
 
 use std::time::Instant;
 
@@ -255,6 +258,11 @@ enum One {
         #[arg(default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
         ticks: u64,
     },
+    /// Time per phase of the tick at each size (ns per character per tick).
+    Phases {
+        #[arg(value_parser = ["aware", "blind"])]
+        mode: String,
+    },
     /// Print the town of N characters as a pack (e.g. to compare world hashes of two builds
     /// with `townsfolk run`).
     Pack {
@@ -331,12 +339,49 @@ fn one_row(town_: Town, aware: bool, n: usize, ticks: u64) -> anyhow::Result<()>
     Ok(())
 }
 
+/// The `phases` table: for each size, seed 1's window played three times (sessions built
+/// afresh), each phase's fastest time, in ns per character per tick.
+fn phases(town_: Town, aware: bool) -> anyhow::Result<()> {
+    use townsfolk_runtime::session::{Phase, PhaseTimes};
+    let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+    println!(
+        "| {} | characters | {} | total |",
+        town_.name(),
+        names.join(" | ")
+    );
+    println!("|---|---:|{}---:|", "---:|".repeat(names.len()));
+    for n in [100usize, 1_000, 10_000] {
+        let mut best = [f64::INFINITY; Phase::ALL.len()];
+        for _ in 0..3 {
+            let mut s = warm(town_, n, aware, 1)?;
+            let ticks = (SECONDS / s.program().dt) as u64;
+            let mut times = PhaseTimes::default();
+            for _ in 0..ticks {
+                s.step_timed(&mut times);
+            }
+            check_squares(town_, n, &s)?;
+            for (b, p) in best.iter_mut().zip(Phase::ALL) {
+                *b = b.min(times.of(p).as_secs_f64() * 1e9 / (ticks as f64 * n as f64));
+            }
+        }
+        let cells: Vec<String> = best.iter().map(|b| format!("{b:.1}")).collect();
+        println!(
+            "| {} | {n} | {} | {:.1} |",
+            mode_name(aware),
+            cells.join(" | "),
+            best.iter().sum::<f64>()
+        );
+    }
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let town_ = args.town.unwrap_or(Town::Streets);
     match args.one {
         Some(One::Aware { n, ticks }) => return one_row(town_, true, n as usize, ticks),
         Some(One::Blind { n, ticks }) => return one_row(town_, false, n as usize, ticks),
+        Some(One::Phases { mode }) => return phases(town_, mode == "aware"),
         Some(One::Pack { mode, n }) => {
             print!(
                 "{}",
