@@ -37,7 +37,11 @@ pub(super) fn bucket(s: &Scratch, c: (i64, i64)) -> usize {
 /// least 16. As `(log2 W, W · H)`. A program's constants only: which cells share a bucket, and
 /// with it the order [`for_near`] visits characters in, does not depend on how many talk.
 pub(super) fn table_shape(bounds: Rect, cell: f64, n: usize) -> (u32, usize) {
-    let most = n.saturating_mul(16).next_power_of_two().max(16);
+    let most = n
+        .saturating_mul(16)
+        .min(1 << 32)
+        .next_power_of_two()
+        .max(16);
     let across = |lo: f64, hi: f64| {
         let cells = ((hi - lo) / cell).ceil() + 2.0;
         if cells >= 1.0 && cells < most as f64 {
@@ -50,7 +54,7 @@ pub(super) fn table_shape(bounds: Rect, cell: f64, n: usize) -> (u32, usize) {
         across(bounds.min.x, bounds.max.x),
         across(bounds.min.y, bounds.max.y),
     );
-    while w * h > most {
+    while w.saturating_mul(h) > most {
         if w >= h {
             w /= 2;
         } else {
