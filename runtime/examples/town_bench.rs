@@ -329,6 +329,18 @@ fn main() {
         p99(&moves) * 1e3,
         moves.iter().copied().fold(0.0, f64::max) * 1e3
     );
+    // What a step-back snapshot takes: as the debugger's memory cap counts it, and what
+    // cloning the session allocates.
+    let before = LIVE.load(Ordering::Relaxed);
+    let copy = s.clone();
+    let cloned = (LIVE.load(Ordering::Relaxed) - before) as f64;
+    drop(copy);
+    let mib = |b: f64| b / (1024.0 * 1024.0);
+    println!(
+        "| a step-back snapshot: counted (`Session::heap_bytes`) / what cloning the session allocates | {:.1} / {:.1} MiB | |",
+        mib(s.heap_bytes() as f64),
+        mib(cloned + std::mem::size_of::<Session>() as f64)
+    );
     let plans = w.nav.plans - plans_before.0;
     let searches = w.nav.searches - plans_before.1;
     let replans = w.nav.replans - plans_before.2;

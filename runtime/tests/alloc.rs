@@ -1,47 +1,52 @@
 //! Steady-state ticking must not touch the heap: a counting global allocator checks that
 //! `Session::step` makes zero allocations on an S4-like world (the NPC routine of
-//! `benches/bt.rs`) once it has warmed up.
+//! `benches/bt.rs`) once it has warmed up. And the debugger's memory cap counts what a
+//! snapshot really takes: `Session::heap_bytes` against the bytes a clone allocates.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use townsfolk_runtime::Session;
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::expr::Env;
-use townsfolk_runtime::pack::{Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl};
+use townsfolk_runtime::pack::{
+    Literal, Node, NodeKind, NpcDef, Pack, Point, TreeDef, VarDecl, load_str,
+};
 use townsfolk_runtime::trace::{DebugEvent, Probe};
 use townsfolk_runtime::value::{Type, Value};
 
 /// Wraps the system allocator; counts allocations (and reallocations) made by a thread while
-/// its `ARMED` flag is on, so other test threads do not disturb the count.
+/// its `ARMED` flag is on, in counters of that thread's own, so other test threads do not
+/// disturb the count.
 struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+    /// Bytes asked for by those allocations (a reallocation: what it grew by).
+    static BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
-fn count() {
-    // `try_with`: the thread-local may already be gone while a thread shuts down.
+fn count(bytes: usize) {
+    // `try_with`: the thread-locals may already be gone while a thread shuts down.
     if ARMED.try_with(Cell::get).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCS.try_with(|a| a.set(a.get() + 1));
+        let _ = BYTES.try_with(|b| b.set(b.get() + bytes));
     }
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
+        count(layout.size());
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
+        count(layout.size());
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
+        count(new_size.saturating_sub(layout.size()));
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -54,11 +59,19 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations made by `f` on this thread.
 fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCS.load(Ordering::Relaxed);
+    allocated(f).0
+}
+
+/// Allocations made by `f` on this thread, and the bytes they asked for.
+fn allocated(f: impl FnOnce()) -> (usize, usize) {
+    let (before, bytes) = (ALLOCS.with(Cell::get), BYTES.with(Cell::get));
     ARMED.with(|a| a.set(true));
     f();
     ARMED.with(|a| a.set(false));
-    ALLOCS.load(Ordering::Relaxed) - before
+    (
+        ALLOCS.with(Cell::get) - before,
+        BYTES.with(Cell::get) - bytes,
+    )
 }
 
 struct Ids(usize);
@@ -325,4 +338,55 @@ fn smart_area_ticks_without_adoptions_do_not_allocate() {
         watch.brain_nodes
     );
     assert_eq!(twin.hash(), s.hash(), "the twin ran the same ticks");
+}
+
+/// What the debugger's snapshots are counted as (`Session::heap_bytes`, which its memory cap
+/// adds up) is what cloning the session allocates, within 5 %: every sample after 500 ticks
+/// (walls and paths, smart areas, conversations, a story, triggers), and a crowd of 400
+/// talking.
+#[test]
+fn a_snapshot_is_counted_as_what_cloning_it_allocates() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples");
+    let mut worlds: Vec<(String, Session)> = Vec::new();
+    for name in ["guards", "daily_life", "dungeon", "plaza", "chronicle"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}.json")).expect("sample");
+        let pack = load_str(&text).pack.expect("sample pack");
+        worlds.push((name.into(), Session::from_pack(&pack, 1).expect("session")));
+    }
+    worlds.push((
+        "crowd".into(),
+        Session::from_pack(&crowd(400), 1).expect("session"),
+    ));
+    for (name, mut s) in worlds {
+        s.run(500);
+        let counted = s.heap_bytes();
+        let mut copy = None;
+        let (_, bytes) = allocated(|| copy = Some(s.clone()));
+        drop(copy);
+        let actual = bytes + std::mem::size_of::<Session>();
+        let off = counted.abs_diff(actual) as f64 / actual as f64;
+        assert!(
+            off <= 0.05,
+            "{name}: counted {counted} bytes, a clone allocates {actual} ({:.0} % off)",
+            off * 100.0
+        );
+    }
+}
+
+/// `n` characters talking in one position-aware cast, a few units apart.
+fn crowd(n: usize) -> Pack {
+    let mut npcs = Vec::new();
+    let mut members = Vec::new();
+    for i in 0..n {
+        npcs.push(serde_json::json!({"id": format!("c{i}"), "pos": [5.0 + 2.5 * (i % 20) as f64, 5.0 + 2.5 * (i / 20) as f64], "tree": "chat"}));
+        members.push(serde_json::json!({"npc": format!("c{i}"), "talkativeness": 0.7}));
+    }
+    let text = serde_json::json!({
+        "format": "townsfolk-pack", "version": 1, "name": "crowd",
+        "world": {"bounds": {"min": [0.0, 0.0], "max": [60.0, 60.0]}, "npcs": npcs},
+        "trees": [{"id": "chat", "root": {"id": "talk", "type": "converse", "cast": "town"}}],
+        "casts": [{"id": "town", "position_aware": true, "members": members}]
+    })
+    .to_string();
+    load_str(&text).pack.expect("crowd pack")
 }

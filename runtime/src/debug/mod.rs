@@ -39,7 +39,8 @@ pub enum BackError {
 pub struct SnapshotConfig {
     /// A snapshot of the whole world every `interval` ticks.
     pub interval: u64,
-    /// Memory cap for all snapshots; when reached, every other snapshot is dropped and the
+    /// Memory cap for all snapshots, each counted as what cloning the session allocates
+    /// ([`Session::heap_bytes`]); when reached, every other snapshot is dropped and the
     /// interval doubles.
     pub max_bytes: usize,
 }
@@ -50,7 +51,9 @@ impl Default for SnapshotConfig {
             // 25: stepping back one tick re-simulates at most 24 ticks (about 37 ms for a
             // 10,000-NPC world, BENCHMARKS.md).
             interval: 25,
-            max_bytes: 256 * 1024 * 1024,
+            // 1 GiB: about 75 snapshots of the 10,000-NPC town of `town_bench` (13 MiB
+            // each), 1,900 ticks before the first thinning.
+            max_bytes: 1024 * 1024 * 1024,
         }
     }
 }
@@ -61,6 +64,7 @@ pub struct SnapshotStats {
     /// Current interval (grows when the memory cap thins snapshots out).
     pub interval: u64,
     pub count: usize,
+    /// What one snapshot takes now ([`Session::heap_bytes`]).
     pub bytes_per_snapshot: usize,
     pub total_bytes: usize,
     pub max_bytes: usize,
@@ -671,7 +675,7 @@ impl Debugger {
             return;
         }
         self.snapshots.insert(t, self.session.clone());
-        let per = approx_bytes(&self.session);
+        let per = self.session.heap_bytes();
         while self.snapshots.len() > 2 && self.snapshots.len() * per > self.config.max_bytes {
             // Thin out: keep the first, drop every other one, double the interval.
             let keys: Vec<u64> = self.snapshots.keys().copied().collect();
@@ -686,7 +690,7 @@ impl Debugger {
 
     /// What the step-back snapshots cost now.
     pub fn snapshot_stats(&self) -> SnapshotStats {
-        let per = approx_bytes(&self.session);
+        let per = self.session.heap_bytes();
         SnapshotStats {
             interval: self.interval,
             count: self.snapshots.len(),
@@ -988,31 +992,6 @@ fn resimulate(s: &mut Session, t: u64) {
     }
     s.set_tracing(true);
     s.clear_trace();
-}
-
-/// Rough memory of one snapshot of a session's world.
-fn approx_bytes(s: &Session) -> usize {
-    use std::mem::size_of;
-    let w = s.world();
-    let mut total = size_of::<Session>()
-        + w.flags.len()
-        + w.counters.len() * 8
-        + w.pos.len() * size_of::<Vec2>();
-    for a in &w.area_vars {
-        total += a.len() * size_of::<crate::value::Value>();
-    }
-    for (i, n) in w.npcs.iter().enumerate() {
-        let mind = w.minds.mind(i);
-        total += size_of::<crate::world::Npc>()
-            + std::mem::size_of_val(w.minds.bb(i))
-            + mind.state.len() * 8
-            + mind.status.len()
-            + n.areas.len() * 4;
-        for (_, q) in &n.inboxes {
-            total += 32 + q.len() * size_of::<crate::world::Message>();
-        }
-    }
-    total
 }
 
 #[cfg(test)]

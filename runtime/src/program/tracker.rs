@@ -368,6 +368,19 @@ pub struct Tracker {
 }
 
 impl Tracker {
+    /// The bytes a clone allocates (`World::heap_bytes`; the ids are shared).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of_val(self.state.as_slice())
+            + size_of_val(self.blocked.as_slice())
+            + size_of_val(self.big.as_slice())
+            + size_of_val(self.open.as_slice())
+            + size_of_val(self.open_internal.as_slice())
+            + size_of_val(self.open_pos.as_slice())
+            + size_of_val(self.changes.as_slice())
+            + size_of_val(self.stack.as_slice())
+    }
+
     /// A tracker at `date`. Nodes without dependencies are queued; the first
     /// [`Tracker::advance`] (of 0 days, or more) opens the due ones.
     pub fn new(g: &Graph, date: i64) -> Tracker {

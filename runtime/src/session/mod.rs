@@ -188,6 +188,18 @@ impl Session {
         self.step_with(Some(probe), None)
     }
 
+    /// The bytes a clone of this session takes: itself, its world's heap
+    /// ([`World::heap_bytes`]), the trace and problems not taken yet (the program is shared;
+    /// coverage counters, which a debugged session does not keep, are not counted).
+    pub fn heap_bytes(&self) -> usize {
+        std::mem::size_of::<Session>()
+            + self.world.heap_bytes()
+            + std::mem::size_of_val(self.trace.as_slice())
+            + std::mem::size_of_val(self.runaway_reported.as_slice())
+            + std::mem::size_of_val(self.problems.as_slice())
+            + self.problems.iter().map(String::len).sum::<usize>()
+    }
+
     /// Runs one tick and adds the wall time of each phase to `times` (benchmarks: where a
     /// tick's time goes). The tick is the same as [`Session::step`]'s.
     pub fn step_timed(&mut self, times: &mut PhaseTimes) {

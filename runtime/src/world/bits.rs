@@ -7,6 +7,11 @@
 pub struct Bits(Vec<u64>);
 
 impl Bits {
+    /// The bytes a clone allocates (`World::heap_bytes`).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(self.0.as_slice())
+    }
+
     /// Puts `i` in the set (`on`) or takes it out.
     pub fn set(&mut self, i: usize, on: bool) {
         let (word, bit) = (i / 64, 1u64 << (i % 64));

@@ -46,6 +46,14 @@ pub struct Mind<'a> {
 }
 
 impl Minds {
+    /// The bytes a clone allocates (`World::heap_bytes`).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(self.bb.as_slice())
+            + std::mem::size_of_val(self.spans.as_slice())
+            + std::mem::size_of_val(self.state.as_slice())
+            + std::mem::size_of_val(self.status.as_slice())
+    }
+
     /// No NPCs; every blackboard will have `stride` slots.
     pub fn new(stride: usize) -> Minds {
         Minds {

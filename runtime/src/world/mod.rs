@@ -10,6 +10,7 @@ pub(crate) mod hash;
 pub(crate) mod mem;
 pub mod minds;
 pub mod nav;
+mod size;
 pub mod story;
 pub mod talk;
 pub mod triggers;

@@ -26,10 +26,11 @@ pub(super) struct Args {
     #[arg(long)]
     script: Option<PathBuf>,
     /// Ticks between step-back snapshots.
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, default_value_t = SnapshotConfig::default().interval)]
     snapshot_interval: u64,
-    /// Memory cap for step-back snapshots, in MiB.
-    #[arg(long, default_value_t = 256)]
+    /// Memory cap for step-back snapshots, in MiB (each counted as what cloning the world
+    /// allocates).
+    #[arg(long, default_value_t = SnapshotConfig::default().max_bytes / (1024 * 1024))]
     snapshot_mib: usize,
     /// A base pack to layer the pack on (repeatable, lowest first): lets a mod extend a base
     /// outside its folder tree.
