@@ -172,7 +172,8 @@ pub struct WorldView {
     pub counters: Vec<(String, i64)>,
 }
 
-/// Node steps look this many ticks ahead before giving up.
+/// Node steps look this many ticks ahead before giving up (a step to an NPC that can never
+/// run a node again gives up at once).
 pub const MAX_STEP_TICKS: u64 = 100_000;
 /// Trace events kept for the inspector.
 pub const TRACE_RING: usize = 4096;
@@ -763,6 +764,13 @@ impl Debugger {
             },
         };
         for _ in 0..MAX_STEP_TICKS {
+            // Between ticks, an NPC that can never run a node again ends the search there,
+            // not `MAX_STEP_TICKS` ticks later.
+            if let (None, Goal::AnyOf(n)) = (self.paused_at, goal)
+                && self.never_runs_again(n)
+            {
+                return Stop::NotFound;
+            }
             let after = self.paused_at.unwrap_or(0);
             let (done, _) = self.run_tick(Rule::Step { after, goal });
             if !done {
@@ -770,6 +778,28 @@ impl Debugger {
             }
         }
         Stop::NotFound
+    }
+
+    /// Whether, at the end of a tick, NPC `n` will never enter a node again: it is dead or
+    /// removed (for good), its tree has been halted, and no handler run about it waits in or
+    /// runs in any area. (An index past the NPCs may be a copy spawned later: not known.)
+    fn never_runs_again(&self, n: u32) -> bool {
+        let w = self.session.world();
+        let i = n as usize;
+        let Some(npc) = w.npcs.get(i) else {
+            return false;
+        };
+        if !(npc.dead() || npc.removed()) {
+            return false;
+        }
+        if w.minds.mind(i).status.iter().any(|s| *s != Status::Idle) {
+            return false;
+        }
+        let about = |a: &crate::world::areas::AreaState| {
+            a.queue.iter().any(|j| j.npc == n)
+                || a.running.as_ref().is_some_and(|(j, _)| j.npc == n)
+        };
+        !(w.areas.iter().any(about) || w.dyn_areas.iter().any(|d| about(&d.state)))
     }
 
     // ---- inspection ----

@@ -920,3 +920,28 @@ fn inspect_shows_the_npcs_own_variables_typed_and_grouped_by_tree() {
     let r = protocol::handle_line(&mut d, r#"{"cmd": "inspect", "npc": "ada"}"#).expect("reply");
     assert!(r["blackboard"]["cycle4"]["rich"].is_boolean(), "{r}");
 }
+
+/// A step to the next visit of an NPC that died ends at the first tick's end after which it
+/// can never run a node again, with the position kept there, not `MAX_STEP_TICKS` ticks later;
+/// before that, steps find its visits as usual.
+#[test]
+fn stepping_into_a_dead_npc_ends_once_it_can_never_run_again() {
+    let pack = pack_of(KILLED);
+    let mut d = debugger_of(Session::from_pack(&pack, 1).expect("session"), 3);
+    let victim = d.npc_index("victim").expect("victim");
+    d.run_ticks(10);
+    assert_eq!(d.step_node(StepKind::Into, Some(victim)), Stop::Step);
+    assert_eq!((d.tick(), d.current().map(|at| at.npc)), (11, Some(victim)));
+    // Stepping on: every visit up to its death, then the end.
+    let mut steps = 0;
+    while d.step_node(StepKind::Into, Some(victim)) == Stop::Step {
+        steps += 1;
+        assert!(steps < 100, "still stepping at tick {}", d.tick());
+    }
+    let end = d.tick();
+    assert!((18..=20).contains(&end), "gave up at tick {end}");
+    assert_eq!(d.event(), None, "between ticks");
+    // And at once from there, without running a tick.
+    assert_eq!(d.step_node(StepKind::Into, Some(victim)), Stop::NotFound);
+    assert_eq!(d.tick(), end);
+}
