@@ -786,10 +786,7 @@ impl Debugger {
     fn never_runs_again(&self, n: u32) -> bool {
         let w = self.session.world();
         let i = n as usize;
-        let Some(npc) = w.npcs.get(i) else {
-            return false;
-        };
-        if !(npc.dead() || npc.removed()) {
+        if i >= w.npcs.len() || w.is_alive(i) {
             return false;
         }
         if w.minds.mind(i).status.iter().any(|s| *s != Status::Idle) {
