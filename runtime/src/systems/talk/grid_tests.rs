@@ -48,9 +48,11 @@ fn the_kept_grid_lists_the_layer_by_position_now() {
     let (mut moved_across, mut left) = (0u64, false);
     for seed in 0..3 {
         let mut last: Vec<u32> = Vec::new();
-        each_world(&p, seed, 600, |prog, w| {
-            // The update the next tick's talk phase makes, on the positions movement left.
-            let mut w = w.clone();
+        each_world(&p, seed, 600, |prog, live| {
+            // The update the next tick's talk phase makes, on the positions movement left, to
+            // the grid the world keeps (which a clone does not carry).
+            let mut w = live.clone();
+            w.talk.scratch = live.talk.scratch.grid_copy();
             build_grid(prog, &mut w);
             let (got, want) = lists(&w);
             assert_eq!(got, want, "seed {seed}, tick {}", w.tick);
@@ -126,6 +128,52 @@ fn the_grid_visits_like_a_scan_in_npc_order() {
             assert!(round == 0 || got.iter().all(|j| j % 3 != 0));
         }
     }
+}
+
+/// A clone of a world carries no grid (it is derived: `Scratch`'s `Clone`) and builds it
+/// afresh at its first tick; it then plays on exactly as the world it was cloned from, which
+/// kept its grid and updated it tick by tick: a crowd whose groups hear each other's noise
+/// (summed in the order the grid lists characters), cloned at several ticks.
+#[test]
+fn a_clone_builds_the_grid_afresh_and_plays_on_alike() {
+    let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..60)
+        .map(|i| {
+            let a = i as f64;
+            (
+                format!("n{i}"),
+                [20.0 + (a * 7.3) % 50.0, 20.0 + (a * 3.1) % 35.0],
+                [0.9, 0.6, 0.5, 0.5, 0.5],
+            )
+        })
+        .collect();
+    let p = pack(&as_refs(&chars), true);
+    let mut s = Session::from_pack(&p, 5).expect("valid");
+    let mut noisy = 0;
+    for _ in 0..4 {
+        s.run(97);
+        let mut twin = s.clone();
+        assert!(
+            !s.world().talk.scratch.heads.is_empty(),
+            "the world keeps a grid"
+        );
+        assert!(
+            twin.world().talk.scratch.heads.is_empty(),
+            "its clone has none"
+        );
+        for t in 0..150 {
+            s.step();
+            twin.step();
+            assert_eq!(s.hash(), twin.hash(), "tick {t} after the clone");
+            noisy += s
+                .world()
+                .talk
+                .chars
+                .iter()
+                .filter(|c| c.noise > 0.0)
+                .count();
+        }
+    }
+    assert!(noisy > 1_000, "groups heard each other only {noisy} times");
 }
 
 /// The 3×3 cells around any cell are nine buckets in three runs of three entries side by side
