@@ -865,34 +865,53 @@ fn wait_counts_ticks() {
     assert_eq!(root_status(&s), Status::Success);
 }
 
+/// The same for the `talk` inbox, which the conversation layer keeps apart
+/// (`TalkState::post`): to a tree it is an inbox like any other.
 #[test]
 fn messages_are_delivered_next_tick_and_received_once() {
-    let mut s = session(
-        r#"{"id": "seq", "type": "sequence", "children": [
-            {"id": "send", "type": "send_message", "to": "self", "inbox": "mail", "message": "hello"},
-            {"id": "has", "type": "has_message", "inbox": "mail", "message": "hello"},
-            {"id": "take", "type": "receive", "inbox": "mail", "sender_var": "from"},
-            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#,
-        r#""x": {"type": "int"}, "from": {"type": "entity"}"#,
-    );
-    s.step();
-    assert_eq!(
-        status(&s, "has"),
-        Status::Failure,
-        "not delivered within the tick"
-    );
-    s.step();
-    assert_eq!(var(&s, "x"), Value::Int(1));
-    assert_eq!(
-        var(&s, "from"),
-        Value::Entity(crate::value::EntityId::Npc(0))
-    );
-    let inbox = &s.world().npcs[0].inboxes;
-    assert_eq!(
-        inbox.iter().map(|(_, q)| q.len()).sum::<usize>(),
-        1,
-        "one taken, one new"
-    );
+    for inbox in ["mail", "talk"] {
+        let mut s = session(
+            &r#"{"id": "seq", "type": "sequence", "children": [
+            {"id": "send", "type": "send_message", "to": "self", "inbox": "INBOX", "message": "hello"},
+            {"id": "has", "type": "has_message", "inbox": "INBOX", "message": "hello"},
+            {"id": "take", "type": "receive", "inbox": "INBOX", "sender_var": "from"},
+            {"id": "inc", "type": "set", "var": "x", "value": "x + 1"}]}"#
+                .replace("INBOX", inbox),
+            r#""x": {"type": "int"}, "from": {"type": "entity"}"#,
+        );
+        s.step();
+        assert_eq!(
+            status(&s, "has"),
+            Status::Failure,
+            "{inbox}: not delivered within the tick"
+        );
+        s.step();
+        assert_eq!(var(&s, "x"), Value::Int(1), "{inbox}");
+        assert_eq!(
+            var(&s, "from"),
+            Value::Entity(crate::value::EntityId::Npc(0)),
+            "{inbox}"
+        );
+        let w = s.world();
+        let kept = w.talk.talk_inbox(0).len();
+        assert_eq!(
+            w.npcs[0]
+                .inboxes
+                .iter()
+                .map(|(_, q)| q.len())
+                .sum::<usize>()
+                + kept,
+            1,
+            "{inbox}: one taken, one new"
+        );
+        assert_eq!(
+            kept,
+            usize::from(inbox == "talk"),
+            "{inbox}: where it is kept"
+        );
+        s.step();
+        assert_eq!(var(&s, "x"), Value::Int(2), "{inbox}: taken once each");
+    }
 }
 
 #[test]

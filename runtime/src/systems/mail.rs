@@ -6,27 +6,26 @@ use crate::program::Program;
 use crate::systems::effects;
 use crate::trace::Out;
 use crate::value::EntityId;
-use crate::world::World;
+use crate::value::Sym;
 use crate::world::mem::prefetch;
+use crate::world::{Message, Npc, World};
 
 /// How many messages ahead the recipients' inboxes are fetched.
 const AHEAD: usize = 8;
 
 /// Delivers this tick's messages, in the order they were sent (all of them, even when the
-/// debugger's probe asked to pause: `out.stop` is then set).
+/// debugger's probe asked to pause: `out.stop` is then set); then the `talk` inboxes the
+/// conversation layer keeps are sorted by recipient (so that a tree looking into one finds
+/// it at once).
 pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
     let mut outbox = std::mem::take(&mut w.outbox);
     for k in 0..outbox.len() {
         // The recipients a few messages ahead: their list of inboxes, fetched while this
-        // one is delivered (at 10,000 conversing NPCs, a miss each otherwise).
-        if let Some(&(EntityId::Npc(n), _, _)) = outbox.get(k + AHEAD)
-            && let Some(npc) = w.npcs.get(n as usize)
-        {
+        // one is delivered (a miss each otherwise, with thousands of recipients).
+        if let Some(npc) = to_npc(p, w, outbox.get(k + AHEAD)) {
             prefetch(&npc.inboxes);
         }
-        if let Some(&(EntityId::Npc(n), _, _)) = outbox.get(k + AHEAD / 2)
-            && let Some(npc) = w.npcs.get(n as usize)
-        {
+        if let Some(npc) = to_npc(p, w, outbox.get(k + AHEAD / 2)) {
             prefetch(npc.inboxes.as_ptr());
         }
         let (to, inbox, m) = outbox[k];
@@ -34,4 +33,17 @@ pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
     }
     outbox.clear();
     w.outbox = outbox;
+    w.talk.sort_post();
+}
+
+/// The NPC a message goes to, unless the conversation layer keeps that inbox.
+fn to_npc<'w>(p: &Program, w: &'w World, m: Option<&(EntityId, Sym, Message)>) -> Option<&'w Npc> {
+    match m {
+        Some(&(EntityId::Npc(n), inbox, _))
+            if !(inbox == p.talk.inbox && w.talk.keeps_inbox_of(n)) =>
+        {
+            w.npcs.get(n as usize)
+        }
+        _ => None,
+    }
 }

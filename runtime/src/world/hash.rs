@@ -256,6 +256,16 @@ fn nav(h: &mut Fnv, n: &super::nav::NavState) {
 }
 
 fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
+    // The `talk` inboxes the layer keeps (sorted at the end of every tick's delivery).
+    if !t.post.is_empty() {
+        h.u64(t.post.len() as u64);
+        for (to, m) in &t.post {
+            h.u64(*to as u64);
+            h.entity(m.from);
+            h.u64(m.message.0 as u64);
+            h.u64(m.sent);
+        }
+    }
     // A layer that never ran is in its initial state (a function of the NPC count): leave
     // it out, so that worlds without conversations hash as they always did.
     if t.stats.ticks == 0 && t.chars.iter().all(|c| c.want == super::talk::NONE) {

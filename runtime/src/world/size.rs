@@ -127,6 +127,7 @@ impl TalkState {
             + slice(&self.layer)
             + slice(&self.left)
             + slice(&self.mailed)
+            + slice(&self.post)
             + slice(&self.labels)
             + slice(&self.dirty)
             + slice(&self.dirtied)

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::{MAX_INBOX, Message};
 use crate::pack::Personality;
 use crate::value::Vec2;
 
@@ -379,11 +380,10 @@ pub struct TalkState {
     /// ([`TalkState::may_have`]): a compact array instead of the other's state and its list.
     /// Derived (not hashed).
     pub(crate) view_sig: Vec<u64>,
-    /// By NPC index: a message may wait in its `talk` inbox (set by every delivery to that
-    /// inbox, cleared when the layer empties it). Without it the layer would look into
-    /// every NPC's inboxes every tick: a pointer chase per character, the largest single
-    /// cost of the layer at 10,000 characters.
-    pub(crate) mail: Vec<bool>,
+    /// By NPC index: how many messages wait in its `talk` inbox (its entries in `post`;
+    /// counted by every delivery to that inbox, zeroed when the layer empties it), so that
+    /// the layer gives a turn to the characters with mail without looking for it.
+    pub(crate) mail: Vec<u16>,
     /// By NPC index: the next tick at which one of its clocks is due (segment clock,
     /// main cycle while in a conversation, planner; `u64::MAX`: none, not in the layer).
     /// A character has a turn in a tick only if mail came or its wake tick is reached:
@@ -399,8 +399,20 @@ pub struct TalkState {
     /// observed (their group label is cleared then). Derived from `chars` (not hashed).
     pub(crate) layer: Vec<u32>,
     pub(crate) left: Vec<u32>,
-    /// NPCs whose `mail` flag went on since the layer's last step (each once).
+    /// NPCs whose `mail` count went above zero since the layer's last step (each once).
     pub(crate) mailed: Vec<u32>,
+    /// The `talk` inboxes of the NPCs that can converse (those the layer has a char for):
+    /// every message delivered to one, as (recipient, message), in the order delivered; an
+    /// NPC's inbox is its entries, oldest first (at most [`MAX_INBOX`]: a delivery beyond
+    /// drops its oldest). One list for all rather than a queue in each NPC's list of
+    /// inboxes: a delivery appends to it, and the layer's step reads it in one pass in NPC
+    /// order (sorted by recipient first, keeping each NPC's order), where reaching each
+    /// character's queue through its NPC cost a few cache misses a character at 10,000.
+    /// Trees read and take these messages as from any inbox (`systems::host`), the
+    /// inspector shows them; part of the world hash.
+    pub(crate) post: Vec<(u32, Message)>,
+    /// `post` is sorted by recipient (each NPC's entries in the order delivered).
+    pub(crate) post_sorted: bool,
     /// By NPC index: each char's `group` label, mirrored in a compact array (kept equal by
     /// `systems::talk::groups`, the only place labels change): the observation of groups
     /// reads the old labels here and writes a char's label only when it changed, so that it
@@ -497,13 +509,15 @@ impl TalkState {
             vis: vec![Vis::NEW; npcs],
             speaking: vec![false; npcs],
             view_sig: vec![0; npcs],
-            mail: vec![false; npcs],
+            mail: vec![0; npcs],
             wake: vec![u64::MAX; npcs],
             handovers: Vec::new(),
             in_layer: 0,
             layer: Vec::new(),
             left: Vec::new(),
             mailed: Vec::new(),
+            post: Vec::new(),
+            post_sorted: true,
             labels: vec![NONE; npcs],
             dirty: vec![false; npcs],
             dirtied: Vec::new(),
@@ -521,15 +535,71 @@ impl TalkState {
     pub(crate) fn may_have(&self, j: u32, i: u32) -> bool {
         self.view_sig[j as usize] >> (i % 64) & 1 != 0
     }
-    /// Called wherever a message is put into NPC `npc`'s `talk` inbox (message delivery,
-    /// scripted messages): the layer looks into that inbox on its next step.
-    pub(crate) fn note_mail(&mut self, npc: u32) {
-        if let Some(m) = self.mail.get_mut(npc as usize)
-            && !*m
-        {
-            *m = true;
+    /// Whether NPC `npc`'s `talk` inbox is kept here (`post`): it can converse.
+    pub(crate) fn keeps_inbox_of(&self, npc: u32) -> bool {
+        (npc as usize) < self.mail.len()
+    }
+    /// Message `m` reaches NPC `npc`'s `talk` inbox (message delivery, scripted messages;
+    /// `npc` one [`TalkState::keeps_inbox_of`]): past [`MAX_INBOX`] messages its oldest
+    /// goes. The layer looks into that inbox on its next step.
+    pub(crate) fn deliver(&mut self, npc: u32, m: Message) {
+        let Some(count) = self.mail.get_mut(npc as usize) else {
+            return;
+        };
+        if *count == 0 {
             self.mailed.push(npc);
         }
+        if usize::from(*count) >= MAX_INBOX {
+            if let Some(k) = self.post.iter().position(|e| e.0 == npc) {
+                self.post.remove(k);
+            }
+        } else {
+            *count += 1;
+        }
+        if self.post.last().is_some_and(|e| e.0 > npc) {
+            self.post_sorted = false;
+        }
+        self.post.push((npc, m));
+    }
+    /// Sorts `post` by recipient, each NPC's messages in the order delivered.
+    pub(crate) fn sort_post(&mut self) {
+        if !self.post_sorted {
+            self.post.sort_by_key(|e| e.0);
+            self.post_sorted = true;
+        }
+    }
+    /// Where NPC `npc`'s `talk` inbox is in `post`, oldest first: the indices of its
+    /// entries (a run of them when sorted; none for an NPC whose inbox is not kept here).
+    fn inbox_at(&self, npc: u32) -> Vec<usize> {
+        if self.mail.get(npc as usize).is_none_or(|&c| c == 0) {
+            return Vec::new();
+        }
+        if self.post_sorted {
+            let a = self.post.partition_point(|e| e.0 < npc);
+            let b = a + self.post[a..].partition_point(|e| e.0 == npc);
+            (a..b).collect()
+        } else {
+            (0..self.post.len())
+                .filter(|&k| self.post[k].0 == npc)
+                .collect()
+        }
+    }
+    /// NPC `npc`'s `talk` inbox, oldest first (empty for an NPC whose inbox is not kept
+    /// here).
+    pub fn talk_inbox(&self, npc: u32) -> Vec<Message> {
+        self.inbox_at(npc)
+            .into_iter()
+            .map(|k| self.post[k].1)
+            .collect()
+    }
+    /// Takes the `k`-th message (oldest first) out of NPC `npc`'s `talk` inbox.
+    pub(crate) fn take_from_inbox(&mut self, npc: u32, k: usize) -> Option<Message> {
+        let at = *self.inbox_at(npc).get(k)?;
+        let (_, m) = self.post.remove(at);
+        if let Some(c) = self.mail.get_mut(npc as usize) {
+            *c = c.saturating_sub(1);
+        }
+        Some(m)
     }
     /// The members of `npc`'s view or its cast changed: the next observation of groups
     /// looks at its group.

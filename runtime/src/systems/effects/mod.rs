@@ -198,8 +198,19 @@ pub(crate) fn send_message(
 /// through the one event stream ([`lifecycle::happened`]): the trace and the debugger hear
 /// it, and so do triggers waiting for what an NPC `received`. Message delivery (the last
 /// phase of a tick) and scripted messages (`townsfolk triggers`) both come here. Nothing
-/// happens when the recipient does not exist.
+/// happens when the recipient does not exist. The `talk` inbox of an NPC that can converse
+/// is kept by the conversation layer ([`TalkState`](crate::world::talk::TalkState)'s
+/// `post`), every other inbox in its NPC's or area's list.
 pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message, out: &mut Out) {
+    if let EntityId::Npc(n) = to
+        && inbox == p.talk.inbox
+        && (n as usize) < w.npcs.len()
+        && w.talk.keeps_inbox_of(n)
+    {
+        w.talk.deliver(n, m);
+        received(p, w, to, inbox, m, out);
+        return;
+    }
     let boxes = match to {
         EntityId::Npc(n) => w.npcs.get_mut(n as usize).map(|n| &mut n.inboxes),
         EntityId::Area(a) => crate::world::areas::state_mut(w, a).map(|s| &mut s.inboxes),
@@ -208,9 +219,8 @@ pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message,
     let Some(boxes) = boxes else {
         return;
     };
-    // Inbox names are unique in a list; an inbox made by a delivery (the conversation
-    // layer's `talk`, most often) is the last one, so the search starts from the end: it
-    // reads that entry only, not the entries before it.
+    // Inbox names are unique in a list; an inbox made by a delivery is the last one, so
+    // the search starts from the end: it reads that entry only, not the entries before it.
     debug_assert!(
         boxes.iter().filter(|(s, _)| *s == inbox).count() <= 1,
         "an inbox name twice in one list"
@@ -227,9 +237,11 @@ pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message,
         q.pop_front();
     }
     q.push_back(m);
-    if let (EntityId::Npc(n), true) = (to, inbox == p.talk.inbox) {
-        w.talk.note_mail(n);
-    }
+    received(p, w, to, inbox, m, out);
+}
+
+/// The event of a delivery, through the one event stream.
+fn received(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message, out: &mut Out) {
     let npc = match to {
         EntityId::Npc(n) => Some(n),
         _ => None,

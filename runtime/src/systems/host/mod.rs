@@ -197,6 +197,14 @@ impl ActorHost<'_, '_> {
             Who::Area { id, .. } => areas::state_mut(self.w, id).map(|s| &mut s.inboxes),
         }
     }
+    /// The NPC whose `talk` inbox `inbox` is, when the conversation layer keeps it (see
+    /// `effects::deliver`).
+    fn talk_inbox(&self, inbox: Sym) -> Option<u32> {
+        match self.who {
+            Who::Npc(n) if inbox == self.p.talk.inbox && self.w.talk.keeps_inbox_of(n) => Some(n),
+            _ => None,
+        }
+    }
     fn inboxes(&self) -> Option<&Vec<(Sym, std::collections::VecDeque<Message>)>> {
         match self.who {
             Who::Npc(n) => self.w.npcs.get(n as usize).map(|x| &x.inboxes),
@@ -386,6 +394,14 @@ impl Host for ActorHost<'_, '_> {
         self.world().hour()
     }
     fn has_message(&self, inbox: Sym, message: Option<Sym>) -> bool {
+        if let Some(n) = self.talk_inbox(inbox) {
+            return self
+                .w
+                .talk
+                .talk_inbox(n)
+                .iter()
+                .any(|x| message.is_none_or(|m| x.message == m));
+        }
         self.inboxes()
             .and_then(|ib| ib.iter().find(|(s, _)| *s == inbox))
             .is_some_and(|(_, q)| match message {
@@ -502,6 +518,26 @@ impl Host for ActorHost<'_, '_> {
         sender_slot: Option<u32>,
         take: bool,
     ) -> bool {
+        if let Some(n) = self.talk_inbox(inbox) {
+            let Some(k) = self
+                .w
+                .talk
+                .talk_inbox(n)
+                .iter()
+                .position(|x| message.is_none_or(|m| x.message == m))
+            else {
+                return false;
+            };
+            let m = if take {
+                self.w.talk.take_from_inbox(n, k)
+            } else {
+                self.w.talk.talk_inbox(n).get(k).copied()
+            };
+            if let (Some(m), Some(slot)) = (m, sender_slot) {
+                self.write_bb(slot, Value::Entity(m.from));
+            }
+            return m.is_some();
+        }
         let Some(ib) = self.inbox_mut() else {
             return false;
         };

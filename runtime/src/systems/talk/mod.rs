@@ -41,6 +41,8 @@ mod groups;
 #[cfg(test)]
 mod groups_full;
 #[cfg(test)]
+mod inbox_tests;
+#[cfg(test)]
 mod layout_tests;
 #[cfg(test)]
 mod params_tests;
@@ -308,20 +310,17 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     if aware {
         build_grid(p, cx.w);
     }
-    let inbox = p.talk.inbox;
     // Mail to NPCs outside the layer is dropped (nothing else of theirs happens here, so
-    // before the turns of those inside). Dropping draws nothing and reports nothing, so the
-    // order does not matter: the list is not sorted.
+    // before the turns of those inside): their counts here, their entries in `post` as the
+    // turns pass them. Dropping draws nothing and reports nothing, so the order does not
+    // matter: the list is not sorted.
     let mut mailed = std::mem::take(&mut cx.w.talk.mailed);
     for &i in &mailed {
         let iu = i as usize;
-        if iu >= n || !cx.w.talk.mail[iu] || cx.v(i).cast != NONE {
+        if iu >= n || cx.w.talk.mail[iu] == 0 || cx.v(i).cast != NONE {
             continue;
         }
-        cx.w.talk.mail[iu] = false;
-        if let Some((_, q)) = cx.w.npcs[iu].inboxes.iter_mut().find(|(s, _)| *s == inbox) {
-            q.clear();
-        }
+        cx.w.talk.mail[iu] = 0;
         cx.w.talk.wake[iu] = u64::MAX;
     }
     mailed.clear();
@@ -330,34 +329,27 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     // the ones with mail or a clock due (idle until then). A turn changes no one's wake
     // tick but its own and mail arrives only at the end of a tick, so they are known before
     // the first turn: the memory of the characters a few turns ahead is fetched while this
-    // one runs, instead of one character's misses after another's.
+    // one runs, instead of one character's misses after another's. Their mail is `post`,
+    // sorted by recipient: read in one pass as the turns go.
     let layer = std::mem::take(&mut cx.w.talk.layer);
     let mut due = std::mem::take(&mut cx.w.talk.scratch.due);
     due.clear();
     {
         let t = &cx.w.talk;
-        due.extend(
-            layer
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < n && (t.mail[i as usize] || t.wake[i as usize] <= now)),
-        );
+        due.extend(layer.iter().copied().filter(|&i| {
+            (i as usize) < n && (t.mail[i as usize] > 0 || t.wake[i as usize] <= now)
+        }));
     }
+    cx.w.talk.sort_post();
+    let post = std::mem::take(&mut cx.w.talk.post);
+    // The entries before `read` are read (or dropped: mail to NPCs outside the layer).
+    let mut read = 0;
     for (k, &i) in due.iter().enumerate() {
         if let Some(&j) = due.get(k + AHEAD) {
             let c: *const Char = &cx.w.talk.chars[j as usize];
             for line in 0..HOT_LINES {
                 prefetch(c.cast::<u8>().wrapping_add(64 * line));
             }
-            if cx.w.talk.mail[j as usize] {
-                prefetch(&cx.w.npcs[j as usize].inboxes);
-            }
-        }
-        // Its mail in two more steps: the list of inboxes, then the `talk` inbox's queue.
-        if let Some(&j) = due.get(k + AHEAD * 3 / 4)
-            && cx.w.talk.mail[j as usize]
-        {
-            prefetch(cx.w.npcs[j as usize].inboxes.as_ptr());
         }
         // Its view of its group, once the list's head (in its first lines) is in (who it
         // believes speaks is mostly in those lines).
@@ -365,36 +357,23 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             let c = &cx.w.talk.chars[j as usize];
             prefetch(c.members.as_ptr());
         }
-        if let Some(&j) = due.get(k + AHEAD / 2)
-            && cx.w.talk.mail[j as usize]
-            && let Some((_, q)) = cx.w.npcs[j as usize]
-                .inboxes
-                .iter()
-                .rfind(|(s, _)| *s == inbox)
-        {
-            prefetch(q.as_slices().0.as_ptr());
+        cx.w.talk.mail[i as usize] = 0;
+        while post.get(read).is_some_and(|e| e.0 < i) {
+            read += 1;
         }
-        // No delivery since the layer last emptied it: the `talk` inbox is empty.
-        let slot = if std::mem::take(&mut cx.w.talk.mail[i as usize]) {
-            // (From the end: see `effects::deliver`.)
-            cx.w.npcs[i as usize]
-                .inboxes
-                .iter()
-                .rposition(|(s, _)| *s == inbox)
-        } else {
-            None
-        };
+        let mail = read;
+        while post.get(read).is_some_and(|e| e.0 == i) {
+            read += 1;
+        }
         cx.catch_up_cycle(i);
         if now > cx.c(i).last_turn + 1 {
             // The ticks since its last turn saw the state it ended that turn in.
             let others = !cx.c(i).speakers.is_empty();
             cx.cm(i).episodes(others);
         }
-        if let Some(k) = slot {
-            while let Some(m) = cx.w.npcs[i as usize].inboxes[k].1.pop_front() {
-                if let (EntityId::Npc(j), Some(kind)) = (m.from, p.talk.msg_of(m.message)) {
-                    cx.handle(i, j, kind);
-                }
+        for &(_, m) in &post[mail..read] {
+            if let (EntityId::Npc(j), Some(kind)) = (m.from, p.talk.msg_of(m.message)) {
+                cx.handle(i, j, kind);
             }
         }
         cx.speech_clock(i);
@@ -423,6 +402,17 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
             break;
         }
     }
+    let mut post = post;
+    if cx.out.stop {
+        // Paused within the phase: the characters after this one have their mail still
+        // (everyone else's is read or dropped).
+        post.drain(..read);
+        let counts = &cx.w.talk.mail;
+        post.retain(|e| counts[e.0 as usize] > 0);
+    } else {
+        post.clear();
+    }
+    cx.w.talk.post = post;
     cx.w.talk.scratch.due = due;
     cx.w.talk.layer = layer;
     if cx.out.stop {
@@ -482,8 +472,10 @@ const AHEAD: usize = 8;
 const HOT_LINES: usize = 3;
 
 fn discard_all(p: &Program, w: &mut World) {
-    w.talk.mail.iter_mut().for_each(|m| *m = false);
+    w.talk.mail.iter_mut().for_each(|m| *m = 0);
     w.talk.mailed.clear();
+    w.talk.post.clear();
+    w.talk.post_sorted = true;
     for npc in &mut w.npcs {
         if let Some((_, q)) = npc.inboxes.iter_mut().find(|(s, _)| *s == p.talk.inbox) {
             q.clear();
