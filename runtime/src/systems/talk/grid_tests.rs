@@ -73,20 +73,25 @@ fn the_kept_grid_lists_the_layer_by_position_now() {
     assert!(left, "n0 never left the grid");
 }
 
-/// The grid's buckets list characters as a full scan in NPC order would (the order noise is
-/// summed in), and a rebuild after characters left shows none of them.
-#[test]
-fn the_grid_visits_like_a_scan_in_npc_order() {
-    let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..60)
+/// Sixty characters scattered over `w` × `h` units from (20, 20), of one personality.
+fn crowd(w: f64, h: f64, params: [f64; 5]) -> Vec<(String, [f64; 2], [f64; 5])> {
+    (0..60)
         .map(|i| {
             let a = i as f64;
             (
                 format!("n{i}"),
-                [20.0 + (a * 7.3) % 60.0, 20.0 + (a * 3.1) % 45.0],
-                [0.5; 5],
+                [20.0 + (a * 7.3) % w, 20.0 + (a * 3.1) % h],
+                params,
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The grid's buckets list characters as a full scan in NPC order would (the order noise is
+/// summed in), and a rebuild after characters left shows none of them.
+#[test]
+fn the_grid_visits_like_a_scan_in_npc_order() {
+    let chars = crowd(60.0, 45.0, [0.5; 5]);
     let p = pack(&as_refs(&chars), true);
     let mut s = Session::from_pack(&p, 1).expect("valid");
     s.run(30);
@@ -136,16 +141,7 @@ fn the_grid_visits_like_a_scan_in_npc_order() {
 /// (summed in the order the grid lists characters), cloned at several ticks.
 #[test]
 fn a_clone_builds_the_grid_afresh_and_plays_on_alike() {
-    let chars: Vec<(String, [f64; 2], [f64; 5])> = (0..60)
-        .map(|i| {
-            let a = i as f64;
-            (
-                format!("n{i}"),
-                [20.0 + (a * 7.3) % 50.0, 20.0 + (a * 3.1) % 35.0],
-                [0.9, 0.6, 0.5, 0.5, 0.5],
-            )
-        })
-        .collect();
+    let chars = crowd(50.0, 35.0, [0.9, 0.6, 0.5, 0.5, 0.5]);
     let p = pack(&as_refs(&chars), true);
     let mut s = Session::from_pack(&p, 5).expect("valid");
     let mut noisy = 0;
