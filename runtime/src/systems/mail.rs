@@ -14,9 +14,7 @@ use crate::world::{Message, Npc, World};
 const AHEAD: usize = 8;
 
 /// Delivers this tick's messages, in the order they were sent (all of them, even when the
-/// debugger's probe asked to pause: `out.stop` is then set); then the `talk` inboxes the
-/// conversation layer keeps are sorted by recipient (so that a tree looking into one finds
-/// it at once).
+/// debugger's probe asked to pause: `out.stop` is then set).
 pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
     let mut outbox = std::mem::take(&mut w.outbox);
     for k in 0..outbox.len() {
@@ -33,7 +31,6 @@ pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
     }
     outbox.clear();
     w.outbox = outbox;
-    w.talk.sort_post();
 }
 
 /// The NPC a message goes to, unless the conversation layer keeps that inbox.

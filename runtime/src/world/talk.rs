@@ -406,7 +406,7 @@ pub struct TalkState {
     /// NPC's inbox is its entries, oldest first (at most [`MAX_INBOX`]: a delivery beyond
     /// drops its oldest). One list for all rather than a queue in each NPC's list of
     /// inboxes: a delivery appends to it, and the layer's step reads it in one pass in NPC
-    /// order (sorted by recipient first, keeping each NPC's order), where reaching each
+    /// order (grouped by recipient first, keeping each NPC's order), where reaching each
     /// character's queue through its NPC cost a few cache misses a character at 10,000.
     /// Trees read and take these messages as from any inbox (`systems::host`), the
     /// inspector shows them; part of the world hash.
@@ -474,6 +474,10 @@ pub(crate) struct Scratch {
     pub(crate) aff: Vec<u32>,
     pub(crate) in_aff: Vec<bool>,
     pub(crate) tail: Vec<u32>,
+    /// Grouping the `talk` inboxes by recipient (`systems::talk::group_post`): by NPC the
+    /// next slot of its mail, and the list grouped.
+    pub(crate) start: Vec<u32>,
+    pub(crate) grouped: Vec<(u32, Message)>,
 }
 
 impl Clone for Scratch {
@@ -562,6 +566,7 @@ impl TalkState {
         self.post.push((npc, m));
     }
     /// Sorts `post` by recipient, each NPC's messages in the order delivered.
+    #[cfg(test)]
     pub(crate) fn sort_post(&mut self) {
         if !self.post_sorted {
             self.post.sort_by_key(|e| e.0);

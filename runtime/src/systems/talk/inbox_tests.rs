@@ -52,6 +52,25 @@ fn a_talk_inbox_holds_its_newest_messages_in_order() {
     assert_eq!(t.post.len(), MAX_INBOX - 2 + 2 * others.len());
 }
 
+/// The phase reads the mail grouped by recipient in NPC order, each character's in the order
+/// delivered, and leaves out the mail of those outside the layer (their counts zeroed).
+#[test]
+fn the_mail_is_grouped_by_recipient_in_delivery_order() {
+    let mut t = TalkState::new(6);
+    for (to, k) in [(4, 0), (1, 1), (4, 2), (3, 3), (1, 4), (5, 5), (4, 6)] {
+        t.deliver(to, msg(k));
+    }
+    assert!(!t.post_sorted);
+    t.mail[3] = 0; // NPC 3 left the layer: its mail is dropped
+    let due = [0, 1, 2, 4, 5];
+    let got: Vec<(u32, u32)> = group_post(&mut t, &due)
+        .iter()
+        .map(|(to, m)| (*to, m.message.0))
+        .collect();
+    assert_eq!(got, vec![(1, 1), (1, 4), (4, 0), (4, 2), (4, 6), (5, 5)]);
+    assert!(t.post.is_empty(), "taken out");
+}
+
 /// A message waiting in a `talk` inbox is part of the world (its hash, a clone of it).
 #[test]
 fn a_waiting_talk_message_is_part_of_the_world() {
