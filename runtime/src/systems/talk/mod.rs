@@ -408,6 +408,10 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         post.drain(..read);
         let counts = &cx.w.talk.mail;
         post.retain(|e| counts[e.0 as usize] > 0);
+        // (Listed again, so that every NPC with mail is one the next step looks at.)
+        let t = &mut cx.w.talk;
+        t.mailed.extend(post.iter().map(|e| e.0));
+        t.mailed.dedup();
     } else {
         post.clear();
     }
@@ -490,9 +494,14 @@ fn group_post(t: &mut TalkState, due: &[u32]) -> Vec<(u32, Message)> {
     grouped.resize(at as usize, post[0]);
     for &e in &post {
         if t.mail[e.0 as usize] > 0 {
+            // Every NPC with mail is due or outside the layer with its count zeroed (the
+            // step lists each one whose count rises): its run starts at `start`.
             let k = &mut s.start[e.0 as usize];
-            grouped[*k as usize] = e;
-            *k += 1;
+            debug_assert!(due.binary_search(&e.0).is_ok(), "mail for {} not due", e.0);
+            if let Some(slot) = grouped.get_mut(*k as usize) {
+                *slot = e;
+                *k += 1;
+            }
         }
     }
     post.clear();
