@@ -893,7 +893,7 @@ fn messages_are_delivered_next_tick_and_received_once() {
             "{inbox}"
         );
         let w = s.world();
-        let kept = w.talk.talk_inbox(0).len();
+        let kept = w.talk.talk_inbox(0).count();
         assert_eq!(
             w.npcs[0]
                 .inboxes

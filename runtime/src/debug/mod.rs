@@ -1022,13 +1022,16 @@ fn inboxes_view(p: &Program, w: &crate::world::World, npc: u32) -> Vec<(String, 
     let Some(n) = w.npcs.get(npc as usize) else {
         return Vec::new();
     };
-    let talk = w.talk.keeps_inbox_of(npc).then(|| w.talk.talk_inbox(npc));
+    let talk: Option<Vec<&crate::world::Message>> = w
+        .talk
+        .keeps_inbox_of(npc)
+        .then(|| w.talk.talk_inbox(npc).collect());
     let mut view: Vec<(String, Vec<String>)> = n
         .inboxes
         .iter()
         .map(|(name, q)| {
             let msgs = match &talk {
-                Some(t) if *name == p.talk.inbox => t.iter().map(line).collect(),
+                Some(t) if *name == p.talk.inbox => t.iter().copied().map(line).collect(),
                 _ => q.iter().map(line).collect(),
             };
             (p.sym(*name).to_string(), msgs)
@@ -1040,7 +1043,7 @@ fn inboxes_view(p: &Program, w: &crate::world::World, npc: u32) -> Vec<(String, 
     {
         view.push((
             p.sym(p.talk.inbox).to_string(),
-            t.iter().map(line).collect(),
+            t.into_iter().map(line).collect(),
         ));
     }
     view

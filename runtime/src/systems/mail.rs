@@ -36,8 +36,8 @@ pub fn deliver(p: &Program, w: &mut World, out: &mut Out) {
 /// The NPC a message goes to, unless the conversation layer keeps that inbox.
 fn to_npc<'w>(p: &Program, w: &'w World, m: Option<&(EntityId, Sym, Message)>) -> Option<&'w Npc> {
     match m {
-        Some(&(EntityId::Npc(n), inbox, _))
-            if !(inbox == p.talk.inbox && w.talk.keeps_inbox_of(n)) =>
+        Some(&(to @ EntityId::Npc(n), inbox, _))
+            if w.talk.kept_inbox(p.talk.inbox, to, inbox).is_none() =>
         {
             w.npcs.get(n as usize)
         }

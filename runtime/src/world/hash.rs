@@ -256,7 +256,7 @@ fn nav(h: &mut Fnv, n: &super::nav::NavState) {
 }
 
 fn talk(h: &mut Fnv, t: &super::talk::TalkState) {
-    // The `talk` inboxes the layer keeps (sorted at the end of every tick's delivery).
+    // The `talk` inboxes the layer keeps (in the order delivered).
     if !t.post.is_empty() {
         h.u64(t.post.len() as u64);
         for (to, m) in &t.post {

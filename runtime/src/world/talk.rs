@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::{MAX_INBOX, Message};
 use crate::pack::Personality;
-use crate::value::Vec2;
+use crate::value::{EntityId, Sym, Vec2};
 
 /// "Nobody": no addressee, no gaze target, no cast, no group.
 pub const NONE: u32 = u32::MAX;
@@ -411,8 +411,6 @@ pub struct TalkState {
     /// Trees read and take these messages as from any inbox (`systems::host`), the
     /// inspector shows them; part of the world hash.
     pub(crate) post: Vec<(u32, Message)>,
-    /// `post` is sorted by recipient (each NPC's entries in the order delivered).
-    pub(crate) post_sorted: bool,
     /// By NPC index: each char's `group` label, mirrored in a compact array (kept equal by
     /// `systems::talk::groups`, the only place labels change): the observation of groups
     /// reads the old labels here and writes a char's label only when it changed, so that it
@@ -521,7 +519,6 @@ impl TalkState {
             left: Vec::new(),
             mailed: Vec::new(),
             post: Vec::new(),
-            post_sorted: true,
             labels: vec![NONE; npcs],
             dirty: vec![false; npcs],
             dirtied: Vec::new(),
@@ -539,9 +536,19 @@ impl TalkState {
     pub(crate) fn may_have(&self, j: u32, i: u32) -> bool {
         self.view_sig[j as usize] >> (i % 64) & 1 != 0
     }
-    /// Whether NPC `npc`'s `talk` inbox is kept here (`post`): it can converse.
+    /// Whether NPC `npc`'s `talk` inbox is kept here (`post`): it can converse (one of the
+    /// NPCs the world started with).
     pub(crate) fn keeps_inbox_of(&self, npc: u32) -> bool {
         (npc as usize) < self.mail.len()
+    }
+    /// The NPC whose inbox `inbox` of `to` is, when that is a `talk` inbox (`talk`: the
+    /// program's name of it) kept here: the one test of delivery, trees' reads and the
+    /// mail phase's prefetches.
+    pub(crate) fn kept_inbox(&self, talk: Sym, to: EntityId, inbox: Sym) -> Option<u32> {
+        match to {
+            EntityId::Npc(n) if inbox == talk && self.keeps_inbox_of(n) => Some(n),
+            _ => None,
+        }
     }
     /// Message `m` reaches NPC `npc`'s `talk` inbox (message delivery, scripted messages;
     /// `npc` one [`TalkState::keeps_inbox_of`]): past [`MAX_INBOX`] messages its oldest
@@ -560,51 +567,33 @@ impl TalkState {
         } else {
             *count += 1;
         }
-        if self.post.last().is_some_and(|e| e.0 > npc) {
-            self.post_sorted = false;
-        }
         self.post.push((npc, m));
     }
-    /// Sorts `post` by recipient, each NPC's messages in the order delivered.
-    #[cfg(test)]
-    pub(crate) fn sort_post(&mut self) {
-        if !self.post_sorted {
-            self.post.sort_by_key(|e| e.0);
-            self.post_sorted = true;
-        }
-    }
-    /// Where NPC `npc`'s `talk` inbox is in `post`, oldest first: the indices of its
-    /// entries (a run of them when sorted; none for an NPC whose inbox is not kept here).
-    fn inbox_at(&self, npc: u32) -> Vec<usize> {
-        if self.mail.get(npc as usize).is_none_or(|&c| c == 0) {
-            return Vec::new();
-        }
-        if self.post_sorted {
-            let a = self.post.partition_point(|e| e.0 < npc);
-            let b = a + self.post[a..].partition_point(|e| e.0 == npc);
-            (a..b).collect()
-        } else {
-            (0..self.post.len())
-                .filter(|&k| self.post[k].0 == npc)
-                .collect()
-        }
-    }
     /// NPC `npc`'s `talk` inbox, oldest first (empty for an NPC whose inbox is not kept
-    /// here).
-    pub fn talk_inbox(&self, npc: u32) -> Vec<Message> {
-        self.inbox_at(npc)
-            .into_iter()
-            .map(|k| self.post[k].1)
-            .collect()
+    /// here): its entries of `post`, found by a scan of the tick's list when it has any.
+    pub fn talk_inbox(&self, npc: u32) -> impl Iterator<Item = &Message> {
+        let has = self.mail.get(npc as usize).is_some_and(|&c| c > 0);
+        let post = if has { &self.post[..] } else { &[] };
+        post.iter().filter(move |e| e.0 == npc).map(|e| &e.1)
     }
-    /// Takes the `k`-th message (oldest first) out of NPC `npc`'s `talk` inbox.
-    pub(crate) fn take_from_inbox(&mut self, npc: u32, k: usize) -> Option<Message> {
-        let at = *self.inbox_at(npc).get(k)?;
-        let (_, m) = self.post.remove(at);
+    /// Where in `post` the oldest message of NPC `npc`'s `talk` inbox (of kind `message`,
+    /// if given) is.
+    pub(crate) fn find_in_inbox(&self, npc: u32, message: Option<Sym>) -> Option<usize> {
+        if self.mail.get(npc as usize).is_none_or(|&c| c == 0) {
+            return None;
+        }
+        self.post
+            .iter()
+            .position(|e| e.0 == npc && message.is_none_or(|m| e.1.message == m))
+    }
+    /// Takes entry `at` of `post` (one [`TalkState::find_in_inbox`] found) out of its NPC's
+    /// `talk` inbox.
+    pub(crate) fn take_from_inbox(&mut self, at: usize) -> Message {
+        let (npc, m) = self.post.remove(at);
         if let Some(c) = self.mail.get_mut(npc as usize) {
             *c = c.saturating_sub(1);
         }
-        Some(m)
+        m
     }
     /// The members of `npc`'s view or its cast changed: the next observation of groups
     /// looks at its group.

@@ -202,11 +202,7 @@ pub(crate) fn send_message(
 /// is kept by the conversation layer ([`TalkState`](crate::world::talk::TalkState)'s
 /// `post`), every other inbox in its NPC's or area's list.
 pub fn deliver(p: &Program, w: &mut World, to: EntityId, inbox: Sym, m: Message, out: &mut Out) {
-    if let EntityId::Npc(n) = to
-        && inbox == p.talk.inbox
-        && (n as usize) < w.npcs.len()
-        && w.talk.keeps_inbox_of(n)
-    {
+    if let Some(n) = w.talk.kept_inbox(p.talk.inbox, to, inbox) {
         w.talk.deliver(n, m);
         received(p, w, to, inbox, m, out);
         return;

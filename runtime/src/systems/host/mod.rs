@@ -201,8 +201,11 @@ impl ActorHost<'_, '_> {
     /// `effects::deliver`).
     fn talk_inbox(&self, inbox: Sym) -> Option<u32> {
         match self.who {
-            Who::Npc(n) if inbox == self.p.talk.inbox && self.w.talk.keeps_inbox_of(n) => Some(n),
-            _ => None,
+            Who::Npc(n) => self
+                .w
+                .talk
+                .kept_inbox(self.p.talk.inbox, EntityId::Npc(n), inbox),
+            Who::Area { .. } => None,
         }
     }
     fn inboxes(&self) -> Option<&Vec<(Sym, std::collections::VecDeque<Message>)>> {
@@ -395,12 +398,7 @@ impl Host for ActorHost<'_, '_> {
     }
     fn has_message(&self, inbox: Sym, message: Option<Sym>) -> bool {
         if let Some(n) = self.talk_inbox(inbox) {
-            return self
-                .w
-                .talk
-                .talk_inbox(n)
-                .iter()
-                .any(|x| message.is_none_or(|m| x.message == m));
+            return self.w.talk.find_in_inbox(n, message).is_some();
         }
         self.inboxes()
             .and_then(|ib| ib.iter().find(|(s, _)| *s == inbox))
@@ -519,24 +517,18 @@ impl Host for ActorHost<'_, '_> {
         take: bool,
     ) -> bool {
         if let Some(n) = self.talk_inbox(inbox) {
-            let Some(k) = self
-                .w
-                .talk
-                .talk_inbox(n)
-                .iter()
-                .position(|x| message.is_none_or(|m| x.message == m))
-            else {
+            let Some(at) = self.w.talk.find_in_inbox(n, message) else {
                 return false;
             };
             let m = if take {
-                self.w.talk.take_from_inbox(n, k)
+                self.w.talk.take_from_inbox(at)
             } else {
-                self.w.talk.talk_inbox(n).get(k).copied()
+                self.w.talk.post[at].1
             };
-            if let (Some(m), Some(slot)) = (m, sender_slot) {
+            if let Some(slot) = sender_slot {
                 self.write_bb(slot, Value::Entity(m.from));
             }
-            return m.is_some();
+            return true;
         }
         let Some(ib) = self.inbox_mut() else {
             return false;

@@ -18,7 +18,7 @@ fn msg(k: u32) -> Message {
 }
 
 /// An NPC's `talk` inbox holds its newest `MAX_INBOX` messages, oldest first, whatever the
-/// others get in between, before and after sorting; taking one out takes that one.
+/// others get in between; a tree finds the oldest (of a kind) and takes that one out.
 #[test]
 fn a_talk_inbox_holds_its_newest_messages_in_order() {
     let mut t = TalkState::new(3);
@@ -31,22 +31,22 @@ fn a_talk_inbox_holds_its_newest_messages_in_order() {
         }
     }
     let want: Vec<u32> = (5..n).collect();
-    let of = |t: &TalkState, npc| -> Vec<u32> {
-        t.talk_inbox(npc).iter().map(|m| m.message.0).collect()
-    };
-    assert!(!t.post_sorted);
-    assert_eq!(of(&t, 1), want, "unsorted");
+    let of = |t: &TalkState, npc| -> Vec<u32> { t.talk_inbox(npc).map(|m| m.message.0).collect() };
+    assert_eq!(of(&t, 1), want);
     let others: Vec<u32> = (0..n).step_by(100).collect();
     assert_eq!(of(&t, 2), others);
-    t.sort_post();
-    assert_eq!(of(&t, 1), want, "sorted");
     assert_eq!(of(&t, 0), others);
     assert_eq!(
         t.mail,
         vec![others.len() as u16, MAX_INBOX as u16, others.len() as u16]
     );
-    assert_eq!(t.take_from_inbox(1, 2).map(|m| m.message.0), Some(7));
-    assert_eq!(t.take_from_inbox(1, 0).map(|m| m.message.0), Some(5));
+    let take = |t: &mut TalkState, npc, kind: Option<u32>| {
+        let at = t.find_in_inbox(npc, kind.map(Sym))?;
+        Some(t.take_from_inbox(at).message.0)
+    };
+    assert_eq!(take(&mut t, 1, Some(7)), Some(7));
+    assert_eq!(take(&mut t, 1, None), Some(5));
+    assert_eq!(take(&mut t, 1, Some(3)), None, "dropped past the bound");
     assert_eq!(&of(&t, 1)[..3], &[6, 8, 9]);
     assert_eq!(t.mail[1], MAX_INBOX as u16 - 2);
     assert_eq!(t.post.len(), MAX_INBOX - 2 + 2 * others.len());
@@ -60,7 +60,6 @@ fn the_mail_is_grouped_by_recipient_in_delivery_order() {
     for (to, k) in [(4, 0), (1, 1), (4, 2), (3, 3), (1, 4), (5, 5), (4, 6)] {
         t.deliver(to, msg(k));
     }
-    assert!(!t.post_sorted);
     t.mail[3] = 0; // NPC 3 left the layer: its mail is dropped
     let due = [0, 1, 2, 4, 5];
     let got: Vec<(u32, u32)> = group_post(&mut t, &due)
@@ -82,10 +81,13 @@ fn a_waiting_talk_message_is_part_of_the_world() {
     s.world_mut().talk.deliver(2, msg(0));
     assert_ne!(s.hash(), before);
     let copy = s.clone();
-    assert_eq!(
-        copy.world().talk.talk_inbox(2),
-        s.world().talk.talk_inbox(2)
+    assert!(
+        copy.world()
+            .talk
+            .talk_inbox(2)
+            .eq(s.world().talk.talk_inbox(2))
     );
+    assert_eq!(s.world().talk.talk_inbox(2).count(), 1);
     assert_eq!(copy.hash(), s.hash());
 }
 
@@ -121,7 +123,7 @@ fn a_pause_within_the_phase_leaves_the_later_characters_their_mail() {
         for (i, &c) in t.mail.iter().enumerate() {
             counted += usize::from(c);
             assert_eq!(
-                t.talk_inbox(i as u32).len(),
+                t.talk_inbox(i as u32).count(),
                 usize::from(c),
                 "character {i}"
             );

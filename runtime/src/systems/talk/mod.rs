@@ -330,7 +330,7 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
     // tick but its own and mail arrives only at the end of a tick, so they are known before
     // the first turn: the memory of the characters a few turns ahead is fetched while this
     // one runs, instead of one character's misses after another's. Their mail is `post`,
-    // sorted by recipient: read in one pass as the turns go.
+    // grouped by recipient: read in one pass as the turns go.
     let layer = std::mem::take(&mut cx.w.talk.layer);
     let mut due = std::mem::take(&mut cx.w.talk.scratch.due);
     due.clear();
@@ -416,7 +416,6 @@ pub(crate) fn step(p: &Program, w: &mut World, out: &mut Out<'_, '_>) {
         post.clear();
     }
     cx.w.talk.post = post;
-    cx.w.talk.post_sorted = true;
     cx.w.talk.scratch.due = due;
     cx.w.talk.layer = layer;
     if cx.out.stop {
@@ -476,7 +475,7 @@ impl Cx<'_, '_, '_> {
 /// a tick. Mail to NPCs outside the layer (their counts zeroed) is left out.
 fn group_post(t: &mut TalkState, due: &[u32]) -> Vec<(u32, Message)> {
     let mut post = std::mem::take(&mut t.post);
-    if t.post_sorted || post.is_empty() {
+    if post.is_empty() {
         return post;
     }
     let s = &mut t.scratch;
@@ -518,7 +517,6 @@ fn discard_all(p: &Program, w: &mut World) {
     w.talk.mail.iter_mut().for_each(|m| *m = 0);
     w.talk.mailed.clear();
     w.talk.post.clear();
-    w.talk.post_sorted = true;
     for npc in &mut w.npcs {
         if let Some((_, q)) = npc.inboxes.iter_mut().find(|(s, _)| *s == p.talk.inbox) {
             q.clear();
