@@ -150,6 +150,49 @@ fn selecting_an_npc_in_the_list_fills_the_inspector() {
     assert!(has(&h, "flags.alarm"));
 }
 
+/// The conversation layer keeps its characters' `talk` inboxes apart from their other
+/// inboxes: the inspector still shows a message waiting there.
+#[test]
+fn the_inspector_shows_a_message_waiting_in_a_talk_inbox() {
+    let plaza = include_str!("../../samples/plaza.json");
+    let mut app = EditorApp::from_text(plaza, "plaza.json");
+    app.set_playing(false);
+    // Play until some character has a message in its `talk` inbox at the end of a tick.
+    let mut waiting = None;
+    for _ in 0..3_000 {
+        app.step_once();
+        let s = app.session().expect("plaza runs");
+        let w = s.world();
+        waiting = (0..w.npcs.len() as u32)
+            .find_map(|i| w.talk.talk_inbox(i).next().map(|m| (i, m.message, m.from)));
+        if waiting.is_some() {
+            break;
+        }
+    }
+    let (i, message, from) = waiting.expect("someone gets a `talk` message in plaza");
+    let (id, tree, message, from) = {
+        let p = app.session().expect("plaza runs").program();
+        let npc = &app.pack().world.npcs[i as usize];
+        (
+            npc.id.clone(),
+            npc.tree.clone(),
+            p.sym(message).to_string(),
+            p.entity_name(from).to_string(),
+        )
+    };
+    let mut h = harness(app);
+    h.run_steps(3);
+    h.get_by_label(&format!("{id}  ·  {tree}")).click();
+    h.run_steps(3);
+    assert_eq!(h.state().selected_npc(), Some(id.as_str()));
+    assert!(!h.state().is_playing());
+    assert!(has(&h, "talk  (1)"), "no `talk` inbox shown for {id}");
+    assert!(
+        has(&h, &format!("{message}  from {from}")),
+        "the message `{message}` from {from} is not shown"
+    );
+}
+
 #[test]
 fn clicking_an_npc_in_the_preview_selects_it() {
     let mut h = harness(EditorApp::with_default_pack());

@@ -241,12 +241,14 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
                 });
         });
 
-    let total: usize = npc.inboxes.iter().map(|(_, q)| q.len()).sum();
+    // (Its `talk` inbox lives with the conversation layer: `inboxes_of` reads it there.)
+    let inboxes = w.inboxes_of(p.talk.inbox, i as u32);
+    let total: usize = inboxes.iter().map(|(_, q)| q.len()).sum();
     CollapsingHeader::new(format!("Inboxes ({total} messages)"))
         .id_salt("inspector_inboxes")
         .default_open(true)
         .show(ui, |ui| {
-            for (name, queue) in &npc.inboxes {
+            for (name, queue) in &inboxes {
                 ui.label(RichText::new(format!("{}  ({})", p.sym(*name), queue.len())).monospace());
                 for m in queue.iter().take(20) {
                     ui.label(format!(

@@ -1013,38 +1013,16 @@ fn resimulate(s: &mut Session, t: u64) {
 #[cfg(test)]
 mod tests;
 
-/// NPC `npc`'s inboxes as the inspector shows them: its list, and its `talk` inbox where the
-/// conversation layer keeps it (after the others, as a delivery made it, when it holds
-/// messages or the pack declares it).
+/// NPC `npc`'s inboxes as the inspector shows them ([`crate::world::World::inboxes_of`]).
 fn inboxes_view(p: &Program, w: &crate::world::World, npc: u32) -> Vec<(String, Vec<String>)> {
-    let line =
-        |m: &crate::world::Message| format!("{} from {}", p.sym(m.message), p.entity_name(m.from));
-    let Some(n) = w.npcs.get(npc as usize) else {
-        return Vec::new();
-    };
-    let talk: Option<Vec<&crate::world::Message>> = w
-        .talk
-        .keeps_inbox_of(npc)
-        .then(|| w.talk.talk_inbox(npc).collect());
-    let mut view: Vec<(String, Vec<String>)> = n
-        .inboxes
-        .iter()
-        .map(|(name, q)| {
-            let msgs = match &talk {
-                Some(t) if *name == p.talk.inbox => t.iter().copied().map(line).collect(),
-                _ => q.iter().map(line).collect(),
-            };
-            (p.sym(*name).to_string(), msgs)
+    w.inboxes_of(p.talk.inbox, npc)
+        .into_iter()
+        .map(|(name, msgs)| {
+            let msgs = msgs
+                .into_iter()
+                .map(|m| format!("{} from {}", p.sym(m.message), p.entity_name(m.from)))
+                .collect();
+            (p.sym(name).to_string(), msgs)
         })
-        .collect();
-    if let Some(t) = talk
-        && !t.is_empty()
-        && !n.inboxes.iter().any(|(name, _)| *name == p.talk.inbox)
-    {
-        view.push((
-            p.sym(p.talk.inbox).to_string(),
-            t.into_iter().map(line).collect(),
-        ));
-    }
-    view
+        .collect()
 }

@@ -294,6 +294,37 @@ impl World {
         self.minds.last_status(i)
     }
 
+    /// NPC `npc`'s inboxes as a reader sees them (an inspector): the ones in its list, in
+    /// their order, with its `talk` inbox (`talk`: the program's `talk.inbox`) read where
+    /// the conversation layer keeps it for the NPCs that can converse
+    /// ([`talk::TalkState::talk_inbox`]), listed after the others when the NPC's list does not
+    /// name it and it holds messages. Each inbox's messages oldest first; empty for an NPC
+    /// that does not exist.
+    pub fn inboxes_of(&self, talk: Sym, npc: u32) -> Vec<(Sym, Vec<&Message>)> {
+        let Some(n) = self.npcs.get(npc as usize) else {
+            return Vec::new();
+        };
+        let kept = self.talk.keeps_inbox_of(npc);
+        let mut view: Vec<(Sym, Vec<&Message>)> = n
+            .inboxes
+            .iter()
+            .map(|(name, q)| {
+                if kept && *name == talk {
+                    (*name, self.talk.talk_inbox(npc).collect())
+                } else {
+                    (*name, q.iter().collect())
+                }
+            })
+            .collect();
+        if kept && !n.inboxes.iter().any(|(name, _)| *name == talk) {
+            let msgs: Vec<&Message> = self.talk.talk_inbox(npc).collect();
+            if !msgs.is_empty() {
+                view.push((talk, msgs));
+            }
+        }
+        view
+    }
+
     /// The one way an NPC's walking target is set or cleared (it is kept in
     /// [`World::walkers`]), so movement, which looks only at the NPCs with one, finds
     /// exactly those and where they go.
