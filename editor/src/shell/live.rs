@@ -8,6 +8,7 @@ use egui::{CollapsingHeader, Color32, RichText, ScrollArea};
 use townsfolk_runtime::bt::Status;
 use townsfolk_runtime::pack::{Node, Pack};
 use townsfolk_runtime::program::show_value;
+use townsfolk_runtime::value::Value;
 use townsfolk_runtime::{Program, Session};
 
 use crate::preview;
@@ -233,7 +234,16 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
                     for (slot, name) in p.blackboard.names.iter().enumerate() {
                         ui.label(RichText::new(name).monospace());
                         match w.minds.bb(i).get(slot) {
-                            Some(v) => ui.label(RichText::new(show_value(p, *v)).monospace()),
+                            Some(v) => {
+                                let exact = show_value(p, *v);
+                                let shown = brief_value(*v).unwrap_or_else(|| exact.clone());
+                                let r = ui.label(RichText::new(&shown).monospace());
+                                if shown != exact {
+                                    r.on_hover_text(exact)
+                                } else {
+                                    r
+                                }
+                            }
                             None => ui.label(RichText::new("—").weak()),
                         };
                         ui.end_row();
@@ -263,6 +273,34 @@ fn npc_ui(ui: &mut egui::Ui, authored: &mut Authored<'_>, session: &Session, i: 
                 }
             }
         });
+}
+
+/// A float (or a vector's) as the inspector shows it: about six significant digits, trailing
+/// zeros dropped, so that `0.1 + 0.6` reads `0.7` and not `0.7000000000000001` (the exact
+/// value, [`show_value`]'s, is the label's hover text; numbers under 1e-9 are shown exactly).
+/// `None`: not a float, show it exactly.
+fn brief_value(v: Value) -> Option<String> {
+    match v {
+        Value::Float(f) => Some(brief_float(f)),
+        Value::Vec2(v) => Some(format!("({}, {})", brief_float(v.x), brief_float(v.y))),
+        _ => None,
+    }
+}
+
+fn brief_float(f: f64) -> String {
+    let magnitude = f.abs().log10().floor() as i32;
+    if !f.is_finite() || f == 0.0 || magnitude < -9 {
+        // (Tiny numbers as they are, rather than a rounded zero.)
+        return format!("{f}");
+    }
+    let decimals = (5 - magnitude).max(0) as usize;
+    let s = format!("{f:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s == "-0" { "0".into() } else { s.into() }
 }
 
 fn world_ui(ui: &mut egui::Ui, session: &Session) {
@@ -297,4 +335,23 @@ fn world_ui(ui: &mut egui::Ui, session: &Session) {
                 ui.label(RichText::new("No flags or counters.").weak());
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::brief_float;
+
+    #[test]
+    fn floats_show_about_six_significant_digits() {
+        assert_eq!(brief_float(0.1 + 0.6), "0.7");
+        assert_eq!(brief_float(0.7000000000000004), "0.7");
+        assert_eq!(brief_float(2.5), "2.5");
+        assert_eq!(brief_float(-3.0), "-3");
+        assert_eq!(brief_float(55.123456789), "55.1235");
+        assert_eq!(brief_float(1e-7), "0.0000001");
+        assert_eq!(brief_float(1234567.891), "1234568");
+        assert_eq!(brief_float(-0.0000000000000001), "-0.0000000000000001");
+        assert_eq!(brief_float(0.0), "0");
+        assert_eq!(brief_float(f64::INFINITY), "inf");
+    }
 }
