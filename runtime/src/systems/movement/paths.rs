@@ -263,23 +263,63 @@ pub fn waypoint(w: &mut World, i: usize, pos: Vec2, target: Vec2) -> Option<Vec2
 /// grid's clearance and a body of every point of it), sorted.
 fn leg_clusters(gr: &NavGraph, g: &NavGrid, from: Vec2, points: &[Vec2]) -> Vec<u32> {
     let r = g.clearance + NPC_RADIUS;
-    let step = g.cell * 0.5;
     let mut out = Vec::new();
     let mut a = from;
     for &b in points {
-        let n = ((a.distance(b) / step).ceil() as usize).max(1);
-        for s in 0..=n {
-            let at = a + (b - a) * (s as f64 / n as f64);
+        each_leg_sample(g, a, b, |at| {
             for (dx, dy) in [(-r, -r), (r, -r), (-r, r), (r, r)] {
                 let c = g.id(g.cell_of(Vec2::new(at.x + dx, at.y + dy)));
                 out.push(hpa::cluster_of(gr, g, c));
             }
-        }
+        });
         a = b;
     }
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Calls `f` with points along the leg `a` → `b` at most half a cell apart, both ends
+/// included. A leg that leaves the grid is walked as its image on the grid (each point
+/// clamped to the grid's box, as [`NavGrid::cell_of`] clamps it): the same cells, in at most
+/// a few grid widths of samples, where a leg from an NPC or to a target far outside the
+/// bounds (a chaser after one, every tick) would take millions.
+pub(super) fn each_leg_sample(g: &NavGrid, a: Vec2, b: Vec2, mut f: impl FnMut(Vec2)) {
+    let step = g.cell * 0.5;
+    let mut piece = |a: Vec2, b: Vec2, first: bool| {
+        let n = ((a.distance(b) / step).ceil() as usize).max(1);
+        for s in usize::from(!first)..=n {
+            f(a + (b - a) * (s as f64 / n as f64));
+        }
+    };
+    let (lo, hi) = (
+        g.min,
+        g.min + Vec2::new(g.cols as f64 * g.cell, g.rows as f64 * g.cell),
+    );
+    let inside = |p: Vec2| p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+    if inside(a) && inside(b) {
+        piece(a, b, true);
+        return;
+    }
+    // Where the leg crosses the box's sides, in order; between two of them the clamped leg is
+    // a straight piece.
+    let mut ts = vec![0.0, 1.0];
+    for (p, q, edges) in [(a.x, b.x, [lo.x, hi.x]), (a.y, b.y, [lo.y, hi.y])] {
+        for e in edges {
+            let t = (e - p) / (q - p);
+            if t > 0.0 && t < 1.0 {
+                ts.push(t);
+            }
+        }
+    }
+    ts.sort_by(f64::total_cmp);
+    let clamp = |t: f64| {
+        let p = a + (b - a) * t;
+        Vec2::new(p.x.clamp(lo.x, hi.x), p.y.clamp(lo.y, hi.y))
+    };
+    for (k, w) in ts.windows(2).enumerate() {
+        piece(clamp(w[0]), clamp(w[1]), k == 0);
+    }
 }
 
 /// The free cell a walk from `pos` (in cell `c`) starts at: `c`, or out of a blocked cell

@@ -654,3 +654,54 @@ fn movement_moves_exactly_the_npcs_with_a_target_after_walks_stops_and_despawns(
     );
     assert!(s.world().npcs.len() > 130, "spawned copies walk too");
 }
+
+/// The cells (as `NavGrid::cell_of` finds them) of the points `each_leg_sample` gives for a
+/// leg, and how many points.
+fn leg_cells(g: &NavGrid, a: Vec2, b: Vec2) -> (std::collections::BTreeSet<(u32, u32)>, usize) {
+    let mut cells = std::collections::BTreeSet::new();
+    let mut n = 0;
+    super::paths::each_leg_sample(g, a, b, |at| {
+        cells.insert(g.cell_of(at));
+        n += 1;
+    });
+    (cells, n)
+}
+
+#[test]
+fn a_leg_from_far_outside_the_bounds_is_walked_in_a_few_grid_widths_of_samples() {
+    let wall = json!([{"id": "w", "shape": {"line": [[20.0, 0.0], [20.0, 15.0]]}}]);
+    let s = session([40.0, 20.0], json!([]), wall, json!([]), json!([]));
+    let g = &s.program().walls.grid;
+    let step = g.cell * 0.5;
+    // Inside the grid: every half cell from end to end, as ever.
+    let (a, b) = (Vec2::new(2.0, 3.0), Vec2::new(30.0, 17.0));
+    let mut got = Vec::new();
+    super::paths::each_leg_sample(g, a, b, |at| got.push(at));
+    let n = (a.distance(b) / step).ceil() as usize;
+    let want: Vec<Vec2> = (0..=n)
+        .map(|s| a + (b - a) * (s as f64 / n as f64))
+        .collect();
+    assert_eq!(got, want);
+    // From a million units above the world straight down into it: the cells of the column
+    // it comes down, from the top row, in a few dozen points (a million half cells before).
+    let (far, to) = (Vec2::new(10.2, 1e6), Vec2::new(10.2, 4.0));
+    let (cells, count) = leg_cells(g, far, to);
+    let column = g.cell_of(to).0;
+    let want: std::collections::BTreeSet<(u32, u32)> =
+        (g.cell_of(to).1..g.rows).map(|r| (column, r)).collect();
+    assert_eq!(cells, want);
+    let bound = 2 * (g.cols + g.rows) as usize + 8;
+    assert!(
+        count <= bound,
+        "{count} points for the leg (at most {bound})"
+    );
+    // Far outside on a slant, and both ends outside: still bounded, the ends' cells in.
+    for (a, b) in [
+        (Vec2::new(-3e5, 7e5), Vec2::new(30.0, 5.0)),
+        (Vec2::new(-1e6, -1e6), Vec2::new(1e6, 2e6)),
+    ] {
+        let (cells, count) = leg_cells(g, a, b);
+        assert!(count <= bound, "{count} points for {a:?} → {b:?}");
+        assert!(cells.contains(&g.cell_of(a)) && cells.contains(&g.cell_of(b)));
+    }
+}
