@@ -214,3 +214,19 @@ fn check_names_the_items_its_paths_go_through() {
         Some(format!("world.npcs[{npc}] ({id}).tree").as_str())
     );
 }
+
+#[test]
+fn an_npc_starting_outside_the_world_bounds_is_warned_about() {
+    let text = r#"{"format": "townsfolk-pack", "version": 1, "name": "p",
+        "world": {"bounds": {"min": [0, 0], "max": [40, 20]}, "npcs": [
+            {"id": "in", "pos": [40, 20], "tree": "t"},
+            {"id": "far", "pos": [10, 1000000], "tree": "t"},
+            {"id": "proto", "pos": [-5, 5], "tree": "t", "prototype": true}]},
+        "trees": [{"id": "t", "root": {"id": "w", "type": "wait", "seconds": 1}}]}"#;
+    assert_eq!(warnings_at(text, "world.npcs[0].pos"), Vec::<String>::new());
+    assert_eq!(
+        warnings_at(text, "world.npcs[1].pos"),
+        ["NPC `far` starts outside the world bounds (0, 0 to 40, 20)"]
+    );
+    assert_eq!(warnings_at(text, "world.npcs[2].pos"), Vec::<String>::new());
+}

@@ -330,6 +330,18 @@ impl Ctx<'_> {
                 continue; // a duplicate id, already reported
             }
             let pos = self.point(At::Key(&path, "pos"), n.pos);
+            let b = self.p.bounds;
+            if !n.prototype
+                && (pos.x < b.min.x || pos.y < b.min.y || pos.x > b.max.x || pos.y > b.max.y)
+            {
+                self.warn(
+                    key(&path, "pos"),
+                    format!(
+                        "NPC `{}` starts outside the world bounds ({}, {} to {}, {})",
+                        n.id, b.min.x, b.min.y, b.max.x, b.max.y
+                    ),
+                );
+            }
             let speed = self.number(At::Key(&path, "speed"), n.speed, 0.0, 1.0e4, "`speed`");
             let tree = match self.p.tree_index(&n.tree) {
                 Some(t) => t,
