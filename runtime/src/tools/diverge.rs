@@ -295,7 +295,8 @@ pub fn diverge(
     let mut b = Session::new(program_b.clone(), seed_b);
     a.set_tracing(true);
     b.set_tracing(true);
-    let mut first_hash: Option<(u64, u64, u64)> = None;
+    // The first tick whose hashes differ: the tick, its time of day and the two hashes.
+    let mut first_hash: Option<(u64, String, u64, u64)> = None;
     for tick in 0..=ticks {
         if tick > 0 {
             a.clear_trace();
@@ -307,7 +308,9 @@ pub fn diverge(
         if ha == hb {
             continue;
         }
-        let hash_tick = first_hash.get_or_insert((tick, ha, hb)).0;
+        let hash_tick = first_hash
+            .get_or_insert_with(|| (tick, time_of(a.world()), ha, hb))
+            .0;
         let (ea, eb) = (events(&a), events(&b));
         let d = Divergence {
             tick,
@@ -325,10 +328,10 @@ pub fn diverge(
     }
     match first_hash {
         // The hashes parted but nothing named ever differed (random state only, say).
-        Some((tick, ha, hb)) => Outcome::Diverged(Box::new(Divergence {
+        Some((tick, time, ha, hb)) => Outcome::Diverged(Box::new(Divergence {
             tick,
             hash_tick: tick,
-            time: String::new(),
+            time,
             hash_a: ha,
             hash_b: hb,
             differences: Vec::new(),
@@ -392,7 +395,7 @@ impl Divergence {
         if self.differences.is_empty() {
             let _ = writeln!(
                 s,
-                "  no named state ever differs (only internal state: random generator, queues, timers)"
+                "  no named state differs in the ticks compared (only internal state: random generator, queues, timers)"
             );
         }
         for d in &self.differences {

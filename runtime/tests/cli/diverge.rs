@@ -71,3 +71,34 @@ fn two_seeds_part_at_a_named_node_and_identical_runs_do_not() {
     let r = expect_exit(&["diverge", p(&a), "--seed", "3"], 1);
     assert!(r.stderr.contains("--seed2"), "{}", r.all());
 }
+
+#[test]
+fn seeds_that_differ_only_inside_say_when_they_parted_and_that_nothing_named_did() {
+    // The dungeon draws nothing at random: two seeds differ only in the generator's state.
+    let dungeon = repo_root().join("samples/dungeon.json");
+    let r = expect_exit(
+        &[
+            "diverge",
+            p(&dungeon),
+            "--seed",
+            "3",
+            "--seed2",
+            "4",
+            "--ticks",
+            "50",
+        ],
+        0,
+    );
+    let first = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("first difference at tick 0 (day 0 08:00): hash "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("no named state differs in the ticks compared"),
+        "{}",
+        r.stdout
+    );
+}
