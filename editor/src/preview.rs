@@ -170,6 +170,10 @@ pub(crate) struct Preview {
     prebuilt: Option<Arc<Program>>,
     /// The session's NPC ids as the document names them now.
     pub aliases: NpcAliases,
+    /// The world hash the toolbar shows and the tick it is of: hashing a town of 10,000
+    /// NPCs takes milliseconds, and a tick lasts several frames. Only a tick changes the
+    /// world here (`restart` drops it with the session).
+    shown_hash: Option<(u64, u64)>,
 }
 
 impl Preview {
@@ -188,6 +192,21 @@ impl Preview {
             not_running: None,
             prebuilt: None,
             aliases: NpcAliases::default(),
+            shown_hash: None,
+        }
+    }
+
+    /// The session's world hash (see `shown_hash`).
+    fn world_hash(&mut self) -> Option<u64> {
+        let s = self.session.as_ref()?;
+        let tick = s.world().tick;
+        match self.shown_hash {
+            Some((t, h)) if t == tick => Some(h),
+            _ => {
+                let h = s.hash();
+                self.shown_hash = Some((tick, h));
+                Some(h)
+            }
         }
     }
 
@@ -225,6 +244,7 @@ impl Preview {
         self.accumulator = 0.0;
         self.built_from = Some(revision);
         self.not_running = None;
+        self.shown_hash = None;
         let started = match self.prebuilt.take() {
             Some(program) => Ok(Session::new(program, self.seed)),
             None => Session::from_pack(pack, self.seed),
@@ -402,8 +422,9 @@ fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut P
             out.restart = true;
         }
         ui.separator();
-        match &preview.session {
-            Some(s) => {
+        let hash = preview.world_hash();
+        match (&preview.session, hash) {
+            (Some(s), Some(hash)) => {
                 let w = s.world();
                 let minutes = (w.hour * 60.0).floor() as i64;
                 // Each on one line: at a large UI scale the toolbar wraps between them.
@@ -419,12 +440,12 @@ fn toolbar_ui(ui: &mut egui::Ui, preview: &mut Preview, stale: bool, out: &mut P
                     minutes % 60
                 )))
                 .on_hover_text("In-game clock");
-                ui.add(one_line(format!("hash {:016x}", s.hash())))
+                ui.add(one_line(format!("hash {hash:016x}")))
                     .on_hover_text(
                         "Hash of the whole world state: the same pack, seed and tick always give the same hash",
                     );
             }
-            None => {
+            _ => {
                 ui.label(RichText::new("preview stopped").weak());
             }
         }

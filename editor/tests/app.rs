@@ -137,6 +137,26 @@ fn top_bar_shows_the_world_hash_and_it_is_deterministic() {
     a.get_by_label("tick 50");
 }
 
+/// The toolbar keeps the hash of the tick it shows; a restart at the same tick (a new seed)
+/// shows the new world's.
+#[test]
+fn a_new_seed_at_tick_zero_shows_its_own_hash() {
+    let mut h = harness(EditorApp::with_default_pack());
+    h.state_mut().set_playing(false);
+    h.state_mut().reset();
+    h.run_steps(2);
+    let first = h.state().session().expect("running").hash();
+    h.get_by_label(&format!("hash {first:016x}"));
+    let seed = h.state().seed() + 1;
+    h.state_mut().set_seed(seed);
+    h.state_mut().set_playing(false);
+    h.run_steps(2);
+    assert_eq!(h.state().tick(), Some(0));
+    let second = h.state().session().expect("running").hash();
+    assert_ne!(first, second, "two seeds, one world at tick 0");
+    h.get_by_label(&format!("hash {second:016x}"));
+}
+
 #[test]
 fn selecting_an_npc_in_the_list_fills_the_inspector() {
     let mut h = harness(EditorApp::with_default_pack());
