@@ -275,8 +275,8 @@ pub(crate) fn draw(
         v
     };
     let bounds = painter.clip_rect();
-    // The bodies, by mark; what a label must stay clear of whoever it names: the labels
-    // placed, the obstacles, the animation texts.
+    // The NPCs' bodies, numbered as the marks; and what every label stays clear of: the
+    // obstacles, the animation texts and the labels placed so far.
     let mut bodies = RectGrid::new(bounds);
     for m in marks {
         bodies.insert(Rect::from_center_size(m.at, egui::Vec2::splat(2.0 * r)));
