@@ -304,19 +304,23 @@ impl World {
         let Some(n) = self.npcs.get(npc as usize) else {
             return Vec::new();
         };
-        let kept = self.talk.keeps_inbox_of(npc);
+        let kept = |name: Sym| {
+            self.talk
+                .kept_inbox(talk, EntityId::Npc(npc), name)
+                .is_some()
+        };
         let mut view: Vec<(Sym, Vec<&Message>)> = n
             .inboxes
             .iter()
             .map(|(name, q)| {
-                if kept && *name == talk {
+                if kept(*name) {
                     (*name, self.talk.talk_inbox(npc).collect())
                 } else {
                     (*name, q.iter().collect())
                 }
             })
             .collect();
-        if kept && !n.inboxes.iter().any(|(name, _)| *name == talk) {
+        if kept(talk) && !n.inboxes.iter().any(|(name, _)| *name == talk) {
             let msgs: Vec<&Message> = self.talk.talk_inbox(npc).collect();
             if !msgs.is_empty() {
                 view.push((talk, msgs));
